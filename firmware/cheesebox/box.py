@@ -1,0 +1,498 @@
+"""The box's flow: join, choose dice, roll, grab, judge, score, game over.
+
+The Box owns no hardware. Each step() reads the port's clock and inputs,
+moves the game on, redraws the LED buffers and hands changed chains to the
+port; next_wake() tells the caller how long nothing can happen, so the Pico
+can sleep and the simulator can jump its virtual clock.
+
+Buttons: each station has a buzzer; ROLL rolls on release. Holding ROLL and
+pressing a buzzer gives that player a table penalty; holding ROLL for 2 s at
+game over ends the game (or the King of the Cheese Mountain campaign).
+"""
+from array import array
+
+try:
+    from micropython import const
+except ImportError:  # CPython: the simulator and host tools
+    def const(x):
+        return x
+
+from cheesebox import ticks
+from cheesebox import match as M
+from cheesebox import sound
+from cheesebox.campaign import Campaign
+from cheesebox.capture import Capture, PRESS
+from cheesebox.dice import CAMPAIGN, CHOICES, N_DICE, RandomRoller, dice_for_choice, default_dice
+from cheesebox.display import (BAD, MARK, OFF, OUT, SCORE, SCORE_LOW, STATION, WHEEL, Display)
+from cheesebox.faces import NAMES as FACE_NAMES
+from cheesebox.rand import randbelow
+from cheesebox.rules import count_ids
+
+ROLL_INPUT = const(8)          # capture input number of the ROLL button
+N_INPUTS = const(9)
+ROLL_MS = const(1500)          # roll animation; faces shown after it
+FRAME_MS = const(90)
+TOUR_MS = const(800)           # each face of the dice tour
+CHECK_MS = const(30000)        # plate-card check ends by itself
+LONG_MS = const(2000)          # long ROLL press
+GUARD_MS = const(1000)         # a late slam can't start the next roll
+FLASH_MS = const(600)
+LOSS_MS = const(2500)          # lost points blink on the tracks
+BLINK_MS = const(250)
+FACES_MS = const(1400)         # after a round: faces, then the count
+COUNT_MS = const(900)
+
+# Box states
+JOIN = const(0)
+MENU = const(1)
+READY = const(2)
+TOUR = const(3)
+ROLLING = const(4)
+GRAB = const(5)
+CHECK = const(6)
+GAMEOVER = const(7)
+KING = const(8)
+STATE_NAMES = ("join", "menu", "ready", "tour", "rolling", "grab", "check", "gameover", "king")
+
+MENU_ICONS = ("cheese1", "cheese2", "cheese3", "dog", "innkeeper", "king")
+DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7")
+
+
+class Box:
+    """The Cheese Master box on any port (see port.py)."""
+
+    def __init__(self, board, port, rng, dice=None, roller=None, false_start_costs=False):
+        self.board = board
+        self.port = port
+        self.rng = rng
+        self.dice_names, self.dice_faces = dice if dice else default_dice()
+        self.roller = roller if roller else RandomRoller(rng)
+        self.false_start_costs = false_start_costs
+        self.capture = Capture(N_INPUTS, board.debounce_ms * 1000, rng)
+        self.display = Display(board)
+        self.tunes = sound.TunePlayer(port)
+        self.n = board.stations
+        self.joined = bytearray(8)
+        self.choice = 0                # menu choice (dice.CHOICES)
+        self.campaign = None
+        self.match = None
+        self.in_play = b""             # die numbers in play
+        self.roll = bytearray(N_DICE)  # face of each die in play
+        self.left = 0
+        self.shown_roll = False        # a roll's faces are on the dice
+        self.state = JOIN
+        self.games = 0
+        now = port.ticks_ms()
+        self.now = now
+        self.state_at = now
+        self.next_frame = now
+        self.tour_pos = 0
+        self.scored_at = now
+        self.reveal_us = 0
+        self.roll_down = False
+        self.roll_down_us = 0
+        self.roll_used = False
+        self.flash_until = array("i", [0] * 8)
+        self.flash_on = bytearray(8)
+        self.answer_seq = bytearray(8)
+        self.false_starts = 0
+        self.error = None
+        self._render_dice()
+
+    # -- the loop ---------------------------------------------------------
+    def step(self):
+        """Process everything due now; allocation-free in steady play."""
+        port = self.port
+        now = port.ticks_ms()
+        self.now = now
+        port.poll(self.capture)
+        if self.board.electronic and self.match is not None:
+            self._read_answers()
+        cap = self.capture
+        n = cap.pop(port.ticks_us())
+        for i in range(n):
+            self._on_input(cap.kind[i], cap.input[i], cap.time[i])
+        self._timers(now)
+        self.tunes.step(now)
+        self._render(now)
+        self.display.flush(port)
+
+    def next_wake(self):
+        """ms until something may happen without input; -1 for never."""
+        now = self.port.ticks_ms()
+        best = -1
+        d = self.capture.next_deadline(self.port.ticks_us())
+        if d >= 0:
+            best = (d + 999) // 1000
+        for w in (self._timer_wake(now), self.tunes.wake_in(now)):
+            if w >= 0 and (best < 0 or w < best):
+                best = w
+        return best
+
+    def _timer_wake(self, now):
+        st = self.state
+        if st == ROLLING or st == TOUR:
+            return max(0, ticks.diff(self.next_frame, now))
+        w = -1
+        if st == CHECK:
+            w = max(0, CHECK_MS - ticks.diff(now, self.state_at))
+        if self._blinking(now):
+            b = BLINK_MS - ticks.diff(now, self.state_at) % BLINK_MS
+            if w < 0 or b < w:
+                w = b
+        for s in range(8):
+            if self.flash_on[s]:
+                f = max(0, ticks.diff(self.flash_until[s], now))
+                if w < 0 or f < w:
+                    w = f
+        return w
+
+    def _blinking(self, now):
+        st = self.state
+        if st == GAMEOVER or st == KING or st == CHECK:
+            return True
+        if st == READY:
+            m = self.match
+            if m is not None and (m.marked >= 0 or self.shown_roll):
+                return True
+            if ticks.diff(now, self.scored_at) < LOSS_MS:
+                return True
+        return False
+
+    # -- inputs -----------------------------------------------------------
+    def _read_answers(self):
+        port = self.port
+        for s in range(self.n):
+            if port.answer_seq[s] != self.answer_seq[s]:
+                self.answer_seq[s] = port.answer_seq[s]
+                self.match.place(s, port.answer_val[s])
+
+    def _on_input(self, kind, inp, t_us):
+        if inp == ROLL_INPUT:
+            if kind == PRESS:
+                self.roll_down = True
+                self.roll_down_us = t_us
+                self.roll_used = False
+            elif self.roll_down:
+                self.roll_down = False
+                if not self.roll_used:
+                    if ticks.diff(t_us, self.roll_down_us) >= LONG_MS * 1000:
+                        self._on_long_roll()
+                    else:
+                        self._on_roll()
+            return
+        if kind != PRESS or inp >= self.n:
+            return
+        if self.roll_down and self._in_game():
+            self.roll_used = True
+            self._penalty(inp)
+            return
+        self._on_buzz(inp, t_us)
+
+    def _in_game(self):
+        return self.state in (READY, TOUR, ROLLING, GRAB, CHECK)
+
+    def _on_buzz(self, s, t_us):
+        st = self.state
+        m = self.match
+        if st == JOIN:
+            self.joined[s] ^= 1
+            self.tunes.play(sound.JOIN if self.joined[s] else sound.LEAVE, self.now)
+        elif st == MENU:
+            self.choice = (self.choice + 1) % len(CHOICES)
+            self.tunes.play(sound.MENU, self.now)
+        elif st == READY:
+            if m.marked == s:
+                if ticks.diff(self.now, self.scored_at) >= GUARD_MS:
+                    self._start_roll()
+            elif m.marked < 0 and m.round_no == 0 and m.active[s]:
+                self._set_state(TOUR)
+                self.tour_pos = 0
+                self.next_frame = self.now
+        elif st == TOUR:
+            self._set_state(READY)
+        elif st == ROLLING or (st == GRAB and ticks.diff(t_us, self.reveal_us) < 0):
+            if m.active[s]:
+                self.false_starts += 1
+                if self.false_start_costs:
+                    self._penalty(s)
+                else:
+                    self._flash(s)
+                    self.tunes.play(sound.FALSE_START, self.now)
+        elif st == GRAB:
+            r = m.press(s)
+            if r == M.GRAB:
+                self.tunes.play(sound.GRAB, self.now)
+            elif r == M.REFUSED:
+                self._flash(s)
+                self.tunes.play(sound.REFUSED, self.now)
+                self._after_loss()
+            self._after_grab()
+        elif st == CHECK:
+            r = m.press(s)
+            if r == M.OWNED_UP:
+                self.tunes.play(sound.OWN_UP, self.now)
+            elif r == M.TAKEN_BACK:
+                self.tunes.play(sound.TAKE_BACK, self.now)
+
+    def _after_grab(self):
+        m = self.match
+        if self.state == GRAB and m.phase == M.CHECKING:
+            if self.board.electronic:
+                self._score()
+            else:
+                self._set_state(CHECK)
+
+    def _on_roll(self):
+        st = self.state
+        if st == JOIN:
+            if sum(self.joined) >= 2:
+                self._set_state(MENU)
+                self.tunes.play(sound.MENU, self.now)
+        elif st == MENU:
+            self.campaign = Campaign(self.rng) if self.choice == CAMPAIGN else None
+            self._new_game(None)
+        elif st == READY or st == TOUR:
+            self._start_roll()
+        elif st == CHECK:
+            self._score()
+        elif st == GAMEOVER:
+            c = self.campaign
+            if c is not None and c.tiebreak is not None:
+                self._end_campaign()
+            else:
+                self._new_game(None)
+        elif st == KING:
+            self._set_state(JOIN)
+
+    def _on_long_roll(self):
+        st = self.state
+        if st == GAMEOVER:
+            if self.campaign is not None:
+                self._end_campaign()
+            else:
+                self._set_state(JOIN)
+        elif st != KING:
+            self._on_roll()
+
+    # -- the game ---------------------------------------------------------
+    def players(self):
+        return [s for s in range(self.n) if self.joined[s]]
+
+    def _new_game(self, stations):
+        if stations is None:
+            stations = self.players()
+        c = self.campaign
+        if c is not None:
+            self.in_play = c.next_game()
+        else:
+            self.in_play = dice_for_choice(self.choice)
+        self.match = M.Match(stations, self.board.electronic, self.false_start_costs)
+        self.games += 1
+        self.shown_roll = False
+        self.scored_at = ticks.add(self.now, -LOSS_MS)
+        self._set_state(READY)
+
+    def _end_campaign(self):
+        c = self.campaign
+        pool = c.tiebreak if c.tiebreak is not None else self.players()
+        leaders = c.leaders(pool)
+        if len(leaders) == 1:
+            c.king = leaders[0]
+            c.tiebreak = None
+            self._set_state(KING)
+            self.tunes.play(sound.KING, self.now)
+        else:
+            c.tiebreak = leaders
+            self._new_game(leaders)
+
+    def _start_roll(self):
+        m = self.match
+        m.start_round()
+        self.shown_roll = False
+        self._set_state(ROLLING)
+        self.next_frame = self.now
+        self.tunes.play(sound.ROLL, self.now)
+
+    def _reveal(self):
+        # the faces are decided when they are shown, not when the roll starts
+        self.roller.roll(self.dice_faces, self.in_play, self.roll)
+        self.left = count_ids(memoryview(self.roll)[:len(self.in_play)])
+        self.match.reveal(self.left)
+        self._set_state(GRAB)
+        self.shown_roll = True
+        self._render_dice()
+        self.display.flush(self.port)
+        self.reveal_us = self.port.ticks_us()
+        self.tunes.play(sound.REVEAL, self.now)
+
+    def _score(self):
+        m = self.match
+        res = m.finish_round()
+        self.scored_at = self.now
+        if res == M.REPLAY:
+            self.tunes.play(sound.REPLAY, self.now)
+        elif m.phase == M.OVER:
+            self._game_over()
+            return
+        elif any(m.lost[s] >= 2 for s in range(8)) or m.eliminated:
+            self.tunes.play(sound.LOSS, self.now)
+        self._set_state(READY)
+
+    def _penalty(self, s):
+        m = self.match
+        if m is None or not m.penalty(s):
+            return
+        self._flash(s)
+        self.tunes.play(sound.PENALTY, self.now)
+        self._after_loss()
+        if self.state == GRAB:
+            self._after_grab()
+
+    def _after_loss(self):
+        if self.match.phase == M.OVER:
+            self._game_over()
+
+    def _game_over(self):
+        m = self.match
+        if self.campaign is not None:
+            self.campaign.record(m.winner)
+        self._set_state(GAMEOVER)
+        self.tunes.play(sound.WIN, self.now)
+
+    def _flash(self, s):
+        self.flash_on[s] = 1
+        self.flash_until[s] = ticks.add(self.now, FLASH_MS)
+
+    def _set_state(self, st):
+        self.state = st
+        self.state_at = self.now
+        self._render_dice()
+
+    # -- timers -----------------------------------------------------------
+    def _timers(self, now):
+        st = self.state
+        if st == ROLLING:
+            if ticks.diff(now, self.state_at) >= ROLL_MS:
+                self._reveal()
+            elif ticks.diff(now, self.next_frame) >= 0:
+                self._tumble()
+                self.next_frame = ticks.add(now, FRAME_MS)
+        elif st == TOUR:
+            if ticks.diff(now, self.next_frame) >= 0:
+                if self.tour_pos >= 6:
+                    self._set_state(READY)
+                else:
+                    self._tour_frame()
+                    self.tour_pos += 1
+                    self.next_frame = ticks.add(now, TOUR_MS)
+        elif st == CHECK:
+            if ticks.diff(now, self.state_at) >= CHECK_MS:
+                self._score()
+        for s in range(8):
+            if self.flash_on[s] and ticks.diff(now, self.flash_until[s]) >= 0:
+                self.flash_on[s] = 0
+
+    # -- drawing ----------------------------------------------------------
+    def _tumble(self):
+        d = self.display
+        for i in range(len(self.in_play)):
+            die = self.in_play[i]
+            d.die(die, FACE_NAMES[self.dice_faces[die][randbelow(self.rng, 6)]])
+
+    def _tour_frame(self):
+        d = self.display
+        for i in range(len(self.in_play)):
+            die = self.in_play[i]
+            d.die(die, FACE_NAMES[self.dice_faces[die][self.tour_pos]])
+
+    def _render_dice(self):
+        """The dice matrices for the current state (not the animations)."""
+        d = self.display
+        st = self.state
+        if st == JOIN:
+            wheels = sum(self.joined) - 1
+            for i in range(N_DICE):
+                d.die(i, "wheel" if i < wheels else "blank")
+        elif st == MENU:
+            if self.choice == CAMPAIGN:
+                for i in range(N_DICE):
+                    d.die(i, "crown")
+            else:
+                k = 3 + self.choice
+                for i in range(N_DICE):
+                    d.die(i, MENU_ICONS[i] if i < k else "blank")
+        elif st == GAMEOVER or st == KING:
+            for i in range(N_DICE):
+                d.die(i, "crown")
+        elif st in (READY, TOUR, ROLLING, GRAB, CHECK):
+            self._draw_roll(True)
+
+    def _draw_roll(self, faces):
+        d = self.display
+        used = 0
+        for i in range(len(self.in_play)):
+            die = self.in_play[i]
+            used |= 1 << die
+            if not self.shown_roll:
+                d.die(die, "question")
+            elif faces:
+                d.die(die, FACE_NAMES[self.roll[i]])
+            else:
+                d.die(die, DIGITS[self.left if self.left < 7 else 7])
+        for die in range(N_DICE):
+            if not (used >> die) & 1:
+                d.die(die, "blank")
+
+    def _render(self, now):
+        d = self.display
+        st = self.state
+        if (st == CHECK or st == READY) and self.shown_roll:
+            # after a round: the faces, then the true count
+            phase = ticks.diff(now, self.state_at) % (FACES_MS + COUNT_MS)
+            self._draw_roll(phase < FACES_MS)
+        blink = (ticks.diff(now, self.state_at) // BLINK_MS) % 2 == 0
+        m = self.match
+        for s in range(self.n):
+            if st == JOIN or m is None:
+                d.score(s, 7 if self.joined[s] else 0, STATION[s])
+                d.wheel(s, OFF)
+                continue
+            if not m.joined[s]:
+                d.score(s, 0, OFF)
+                d.wheel(s, OFF)
+                continue
+            if not m.active[s]:
+                d.score(s, 1, OUT)
+                d.wheel(s, OFF)
+                continue
+            p = m.points[s]
+            colour = SCORE_LOW if p < 4 else SCORE
+            if st == GAMEOVER or st == KING:
+                if st == KING:
+                    won = self.campaign is not None and self.campaign.king == s
+                else:
+                    won = m.winner == s
+                d.score(s, 7 if won and blink else p, STATION[s] if won else colour)
+                d.wheel(s, WHEEL if won else OFF)
+                continue
+            if st == READY and m.lost[s] and ticks.diff(now, self.scored_at) < LOSS_MS:
+                # blink the points just lost
+                d.score(s, p, colour, m.lost[s], BAD if blink else OFF)
+            else:
+                d.score(s, p, colour)
+            if self.flash_on[s]:
+                w = BAD
+            elif m.holder[s] and st in (GRAB, CHECK):
+                w = BAD if (st == CHECK and m.owned[s] and blink) else WHEEL
+            elif st == READY and m.marked == s:
+                w = MARK if blink else OFF
+            elif st == CHECK and not m.holder[s]:
+                w = BAD
+            else:
+                w = OFF
+            d.wheel(s, w)
+
+    # -- for the simulator, tests and the event log ----------------------
+    def state_name(self):
+        return STATE_NAMES[self.state]

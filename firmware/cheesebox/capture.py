@@ -1,0 +1,168 @@
+"""Fair, debounced button capture from raw pin samples.
+
+The port pushes raw samples: (bit snapshot of every button, time in us) each
+time any pin changes; on the Pico a PIO state machine takes them, so a sample
+is one instant for all pins and presses during a LED write are not lost.
+This module turns samples into press/release events:
+
+- a change counts only once the pin has held its new level for the debounce
+  window: bounces and glitches shorter than that never make an event;
+- the event is stamped with the FIRST edge of the change (the finger's real
+  contact time), not with the moment it was confirmed;
+- events leave in time order, and only when no other pin still has an earlier
+  unconfirmed edge, so a bouncy switch can't lose to a clean one that came later;
+- events with the same timestamp (same sample) are a tie, ordered by the
+  random source, never by pin number.
+Everything is preallocated: sample() and pop() allocate nothing.
+"""
+from array import array
+
+try:
+    from micropython import const
+except ImportError:  # CPython: the simulator and host tools
+    def const(x):
+        return x
+
+from cheesebox import ticks
+from cheesebox.rand import shuffle
+
+NONE = const(-1)
+RELEASE = const(0)
+PRESS = const(1)
+MAX_INPUTS = const(16)
+QUEUE = const(32)
+
+
+class Capture:
+    """Debouncer and fair orderer for up to 16 inputs (bit i = input i)."""
+
+    def __init__(self, n_inputs, debounce_us, rng):
+        self.n = n_inputs
+        self.debounce_us = debounce_us
+        self.rng = rng
+        self.raw = 0            # last raw level of every pin (1 = pressed)
+        self.stable = 0         # debounced level
+        self.first = array("i", [NONE] * n_inputs)  # first edge of a pending change
+        self.last = array("i", [0] * n_inputs)      # latest edge on the pin
+        self.pending = 0        # bit set: pin has an unconfirmed change
+        # confirmed events waiting to leave, in arrival order
+        self.q_kind = bytearray(QUEUE)
+        self.q_input = bytearray(QUEUE)
+        self.q_time = array("i", [0] * QUEUE)
+        self.q_len = 0
+        self.order = bytearray(QUEUE)   # scratch for sorting
+        # events handed out by pop()
+        self.kind = bytearray(QUEUE)
+        self.input = bytearray(QUEUE)
+        self.time = array("i", [0] * QUEUE)
+
+    def sample(self, bits, t_us):
+        """A raw snapshot of all pins at t_us (called by the port)."""
+        changed = bits ^ self.raw
+        if not changed:
+            return
+        self.raw = bits
+        i = 0
+        while changed:
+            if changed & 1:
+                self.last[i] = t_us
+                if not (self.pending >> i) & 1:
+                    self.pending |= 1 << i
+                    self.first[i] = t_us
+            changed >>= 1
+            i += 1
+
+    def next_deadline(self, now_us):
+        """Microseconds until a pending change may confirm, or -1 if none."""
+        if not self.pending:
+            return -1
+        best = -1
+        for i in range(self.n):
+            if (self.pending >> i) & 1:
+                d = self.debounce_us - ticks.diff(now_us, self.last[i])
+                if d < 0:
+                    d = 0
+                if best < 0 or d < best:
+                    best = d
+        return best
+
+    def _confirm(self, now_us):
+        for i in range(self.n):
+            bit = 1 << i
+            if not self.pending & bit:
+                continue
+            if ticks.diff(now_us, self.last[i]) < self.debounce_us:
+                continue
+            self.pending &= ~bit
+            if (self.raw ^ self.stable) & bit and self.q_len < QUEUE:
+                self.stable ^= bit
+                k = self.q_len
+                self.q_kind[k] = PRESS if self.stable & bit else RELEASE
+                self.q_input[k] = i
+                self.q_time[k] = self.first[i]
+                self.q_len = k + 1
+            # else: a glitch or a bounce that came back: no event
+            self.first[i] = NONE
+
+    def pop(self, now_us):
+        """Confirm what can be confirmed; returns the count of events ready.
+
+        The events are in self.kind / self.input / self.time[0:count], in
+        time order, ties shuffled by the random source. They stay valid until
+        the next call.
+        """
+        self._confirm(now_us)
+        n = self.q_len
+        if not n:
+            return 0
+        # the earliest edge still unconfirmed: nothing at or after it may leave
+        horizon = NONE
+        for i in range(self.n):
+            if (self.pending >> i) & 1:
+                if horizon == NONE or ticks.diff(self.first[i], horizon) < 0:
+                    horizon = self.first[i]
+        order = self.order
+        m = 0
+        for k in range(n):
+            if horizon == NONE or ticks.diff(self.q_time[k], horizon) < 0:
+                order[m] = k
+                m += 1
+        if not m:
+            return 0
+        # insertion sort by time (m is tiny)
+        for a in range(1, m):
+            k = order[a]
+            t = self.q_time[k]
+            b = a - 1
+            while b >= 0 and ticks.diff(self.q_time[order[b]], t) > 0:
+                order[b + 1] = order[b]
+                b -= 1
+            order[b + 1] = k
+        # ties: shuffle each run of equal timestamps
+        a = 0
+        while a < m:
+            b = a + 1
+            while b < m and self.q_time[order[b]] == self.q_time[order[a]]:
+                b += 1
+            if b - a > 1:
+                shuffle(self.rng, order, a, b)
+            a = b
+        for j in range(m):
+            k = order[j]
+            self.kind[j] = self.q_kind[k]
+            self.input[j] = self.q_input[k]
+            self.time[j] = self.q_time[k]
+        # keep the ones held back, in arrival order
+        left = 0
+        for k in range(n):
+            if not (horizon == NONE or ticks.diff(self.q_time[k], horizon) < 0):
+                self.q_kind[left] = self.q_kind[k]
+                self.q_input[left] = self.q_input[k]
+                self.q_time[left] = self.q_time[k]
+                left += 1
+        self.q_len = left
+        return m
+
+    def is_down(self, i):
+        """Debounced level of input i."""
+        return (self.stable >> i) & 1

@@ -1,0 +1,127 @@
+"""Frame buffers for the dice matrices and score tracks.
+
+One RGB bytearray per NeoPixel chain, in wire pixel order (the port applies
+the colour order and the brightness limit). Icons are baked once into the
+board's matrix layout, so drawing a face is one buffer copy; only chains that
+changed are handed to the port.
+"""
+from cheesebox.board import MATRIX_PIXELS, TRACK_PIXELS
+from cheesebox.icons import ICONS, PALETTE
+
+OFF = (0, 0, 0)
+SCORE = (0, 170, 40)        # points, card unflipped (4-7)
+SCORE_LOW = (255, 70, 0)    # points below 4: the card is flipped
+WHEEL = (255, 170, 0)       # holds a cheese wheel
+MARK = (255, 255, 255)      # chooses/starts the next roll
+BAD = (255, 0, 0)           # false start, refused grab, lost points
+OUT = (40, 0, 0)            # eliminated
+# station colours: the colour of that player's set of cards
+STATION = ((255, 0, 0), (0, 90, 255), (0, 200, 0), (255, 200, 0),
+           (180, 0, 255), (0, 220, 220), (255, 100, 160), (255, 120, 0))
+
+
+def bake(rows, layout):
+    """192 bytes of an 8x8 icon in the matrix's wiring order."""
+    out = bytearray(MATRIX_PIXELS * 3)
+    for y in range(8):
+        row = rows[y]
+        for x in range(8):
+            col = x if (layout == "rows" or y % 2 == 0) else 7 - x
+            r, g, b = PALETTE[row[x]]
+            i = (y * 8 + col) * 3
+            out[i] = r
+            out[i + 1] = g
+            out[i + 2] = b
+    return bytes(out)
+
+
+class Display:
+    """The box's LEDs as buffers: dice matrices 0-5 and one track a station."""
+
+    def __init__(self, board):
+        self.board = board
+        self.bufs = [bytearray(c.pixels * 3) for c in board.chains]
+        self.dirty = bytearray(len(board.chains))
+        self.views = []     # memoryview of each die's 192 bytes
+        baked = {}
+        self.icons = []     # per die: {icon name: baked bytes}
+        for (ci, start, layout) in board.dice:
+            mv = memoryview(self.bufs[ci])
+            self.views.append(mv[start * 3:(start + MATRIX_PIXELS) * 3])
+            if layout not in baked:
+                baked[layout] = dict((name, bake(rows, layout)) for name, rows in ICONS.items())
+            self.icons.append(baked[layout])
+        self.shown = [None] * len(board.dice)   # icon name on each die
+        self.track_cache = [None] * (4 * len(board.tracks))
+        self.wheel_cache = [None] * len(board.tracks)
+
+    def die(self, d, name):
+        """Show icon `name` on die matrix d (no work if already shown)."""
+        if self.shown[d] == name:
+            return
+        self.shown[d] = name
+        self.views[d][:] = self.icons[d][name]
+        self.dirty[self.board.dice[d][0]] = 1
+
+    def track_pixel(self, s, i, rgb):
+        """Pixel i (0-6 score, 7 wheel) of station s's track."""
+        ci, start = self.board.tracks[s]
+        if self.board.track_reversed:
+            i = TRACK_PIXELS - 1 - i
+        buf = self.bufs[ci]
+        j = (start + i) * 3
+        r, g, b = rgb
+        if buf[j] != r or buf[j + 1] != g or buf[j + 2] != b:
+            buf[j] = r
+            buf[j + 1] = g
+            buf[j + 2] = b
+            self.dirty[ci] = 1
+
+    def score(self, s, points, rgb, extra=0, extra_rgb=OFF):
+        """Score LEDs of station s: `points` in rgb, the next `extra` in extra_rgb.
+
+        Remembers what each track shows, so an unchanged track costs nothing.
+        """
+        k = s * 4
+        c = self.track_cache
+        if c[k] == points and c[k + 1] is rgb and c[k + 2] == extra and c[k + 3] is extra_rgb:
+            return
+        c[k] = points
+        c[k + 1] = rgb
+        c[k + 2] = extra
+        c[k + 3] = extra_rgb
+        for i in range(TRACK_PIXELS - 1):
+            if i < points:
+                self.track_pixel(s, i, rgb)
+            elif i < points + extra:
+                self.track_pixel(s, i, extra_rgb)
+            else:
+                self.track_pixel(s, i, OFF)
+
+    def wheel(self, s, rgb):
+        if self.wheel_cache[s] is not rgb:
+            self.wheel_cache[s] = rgb
+            self.track_pixel(s, TRACK_PIXELS - 1, rgb)
+
+    def clear(self):
+        for ci in range(len(self.bufs)):
+            buf = self.bufs[ci]
+            for j in range(len(buf)):
+                buf[j] = 0
+            self.dirty[ci] = 1
+        for d in range(len(self.shown)):
+            self.shown[d] = None
+        for i in range(len(self.track_cache)):
+            self.track_cache[i] = None
+        for i in range(len(self.wheel_cache)):
+            self.wheel_cache[i] = None
+
+    def flush(self, port):
+        """Send every changed chain to the port; returns how many were sent."""
+        n = 0
+        for ci in range(len(self.bufs)):
+            if self.dirty[ci]:
+                self.dirty[ci] = 0
+                port.show(ci, self.bufs[ci])
+                n += 1
+        return n

@@ -1,0 +1,60 @@
+"""Piezo tunes: short, distinct, never blocking the game loop.
+
+A tune is a flat tuple (freq Hz, ms, freq, ms, ...); freq 0 is a rest. The
+player steps it from the main loop and the port only ever gets tone(freq).
+"""
+from cheesebox import ticks
+
+JOIN = (880, 60, 1320, 80)
+LEAVE = (660, 60, 440, 80)
+MENU = (990, 40)
+ROLL = (300, 30, 0, 30, 350, 30, 0, 30, 300, 30, 0, 30, 400, 30)
+REVEAL = (1568, 90)
+GRAB = (1175, 50)
+FALSE_START = (180, 150)
+REFUSED = (150, 120, 0, 40, 150, 120)
+OWN_UP = (500, 60, 400, 80)
+TAKE_BACK = (400, 60, 500, 80)
+LOSS = (440, 120, 330, 160)
+ELIMINATED = (392, 150, 330, 150, 262, 300)
+REPLAY = (523, 80, 0, 40, 523, 80, 0, 40, 523, 80)
+PENALTY = (200, 250)
+WIN = (523, 120, 659, 120, 784, 120, 1047, 360)
+KING = (523, 100, 659, 100, 784, 100, 1047, 200, 784, 100, 1047, 400)
+ERROR = (220, 400, 0, 200, 220, 400)
+
+
+class TunePlayer:
+    """Plays one tune at a time on the port's piezo."""
+
+    def __init__(self, port):
+        self.port = port
+        self.tune = None
+        self.pos = 0
+        self.until = 0
+
+    def play(self, tune, now_ms):
+        self.tune = tune
+        self.pos = 0
+        self._note(now_ms)
+
+    def _note(self, now_ms):
+        tune = self.tune
+        if self.pos >= len(tune):
+            self.tune = None
+            self.port.tone(0)
+            return
+        self.port.tone(tune[self.pos])
+        self.until = ticks.add(now_ms, tune[self.pos + 1])
+        self.pos += 2
+
+    def step(self, now_ms):
+        if self.tune is not None and ticks.diff(now_ms, self.until) >= 0:
+            self._note(now_ms)
+
+    def wake_in(self, now_ms):
+        """ms until the next note change, -1 if silent."""
+        if self.tune is None:
+            return -1
+        d = ticks.diff(self.until, now_ms)
+        return d if d > 0 else 0

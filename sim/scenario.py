@@ -1,0 +1,252 @@
+"""Scenario scripts: drive the simulated box in virtual time.
+
+A scenario is text, one command a line, '#' starts a comment (see
+docs/scenarios.md). Commands press buttons the way fingers do, through the
+simulated port, so the firmware sees exactly what it would on the board.
+Virtual time jumps from event to event: nothing ticks while nothing happens.
+"""
+from cheesebox import box as B
+from cheesebox import faces as F
+from cheesebox.dice import CHOICES
+from sim.rng import SeededRandom
+from sim.simport import SimPort, ROLL_BIT
+
+PRESS_MS = 60      # how long a finger holds a button for a clean press
+GAP_MS = 40        # and the pause before the next command
+MAX_STEPS = 1000000
+
+
+class ScenarioError(Exception):
+    """A scenario that cannot run; the message names the line."""
+
+
+class ScriptedRoller:
+    """Rolls forced faces when a `roll` command queued them, else random."""
+
+    def __init__(self, fallback):
+        self.fallback = fallback
+        self.queue = []           # (line number, [face ids])
+
+    def roll(self, dice_faces, in_play, out):
+        if not self.queue:
+            self.fallback.roll(dice_faces, in_play, out)
+            return
+        line, ids = self.queue.pop(0)
+        if len(ids) != len(in_play):
+            raise ScenarioError("line %d: roll gives %d faces but %d dice are in play"
+                                % (line, len(ids), len(in_play)))
+        for i in range(len(in_play)):
+            die = in_play[i]
+            if ids[i] not in dice_faces[die]:
+                raise ScenarioError("line %d: die %d has no face %s"
+                                    % (line, die + 1, F.NAMES[ids[i]]))
+            out[i] = ids[i]
+
+
+class Sim:
+    """A box on a simulated port, with a virtual clock the driver moves."""
+
+    def __init__(self, board, seed=1, dice=None, false_start_costs=False):
+        from cheesebox.dice import RandomRoller
+        self.board = board
+        self.rng = SeededRandom(seed)
+        self.port = SimPort(board)
+        self.roller = ScriptedRoller(RandomRoller(self.rng))
+        self.box = B.Box(board, self.port, self.rng, dice=dice, roller=self.roller,
+                         false_start_costs=false_start_costs)
+        self.steps = 0
+        self.start_us = self.port.t
+        self.box.step()
+
+    @property
+    def now_us(self):
+        return self.port.t
+
+    def run_until(self, t_us):
+        """Advance virtual time to t_us, stepping the box at every event."""
+        port = self.port
+        box = self.box
+        while True:
+            wake = box.next_wake()
+            nxt = t_us
+            if wake >= 0:
+                w = port.t + wake * 1000
+                if w < nxt:
+                    nxt = w
+            e = port.next_edge()
+            if 0 <= e < nxt:
+                nxt = e
+            if nxt > port.t:
+                port.t = nxt
+            box.step()
+            self.steps += 1
+            if self.steps > MAX_STEPS:
+                raise ScenarioError("the box did not settle (%d steps)" % self.steps)
+            if port.t >= t_us and box.next_wake() != 0 and port.next_edge() < 0 \
+                    or port.t >= t_us and port.next_edge() > t_us:
+                return
+
+    def press(self, bit, hold_ms=PRESS_MS, gap_ms=GAP_MS):
+        """One clean press and release of input `bit` (8 = ROLL), then a pause."""
+        t = self.port.t
+        self.port.schedule(t, bit, 1)
+        self.port.schedule(t + hold_ms * 1000, bit, 0)
+        self.run_until(t + (hold_ms + gap_ms) * 1000)
+
+    def penalty(self, s):
+        """Hold ROLL, press the player's buzzer, let go of both."""
+        t = self.port.t
+        self.port.schedule(t, ROLL_BIT, 1)
+        self.port.schedule(t + 20000, s, 1)
+        self.port.schedule(t + 60000, s, 0)
+        self.port.schedule(t + 80000, ROLL_BIT, 0)
+        self.run_until(t + 120000)
+
+    def wait(self, ms):
+        self.run_until(self.port.t + ms * 1000)
+
+    def elapsed_ms(self):
+        return (self.port.t - self.start_us) // 1000
+
+    def result(self):
+        """The final state, as the --json output gives it."""
+        box = self.box
+        m = box.match
+        names = ["P%d" % (s + 1) for s in range(8)]
+        out = {"board": self.board.name, "state": box.state_name(), "games": box.games,
+               "virtual_ms": self.elapsed_ms(), "false_starts": box.false_starts}
+        if m is None:
+            out["points"] = {}
+            out["eliminated"] = []
+            out["winner"] = None
+            out["rounds"] = 0
+        else:
+            out["points"] = dict((names[s], m.points[s]) for s in range(8) if m.joined[s])
+            out["eliminated"] = [names[s] for s in m.eliminated]
+            out["winner"] = names[m.winner] if m.winner >= 0 else None
+            out["rounds"] = m.rounds_played
+            out["replays"] = m.replays
+            out["dice"] = [box.dice_names[d] for d in box.in_play]
+            out["marked"] = names[m.marked] if m.marked >= 0 else None
+            if box.shown_roll:
+                out["last_roll"] = [F.NAMES[box.roll[i]] for i in range(len(box.in_play))]
+                out["cheese_left"] = box.left
+        c = box.campaign
+        if c is not None:
+            out["campaign"] = {"game": c.game,
+                               "wins": dict((names[s], c.wins[s]) for s in range(8) if box.joined[s]),
+                               "king": names[c.king] if c.king >= 0 else None}
+        return out
+
+
+def _player(tok, lineno, n):
+    if len(tok) < 2 or tok[0] not in "Pp" or not tok[1:].isdigit():
+        raise ScenarioError("line %d: expected a player P1..P%d, got %r" % (lineno, n, tok))
+    s = int(tok[1:]) - 1
+    if not 0 <= s < n:
+        raise ScenarioError("line %d: this board has players P1..P%d, not %s" % (lineno, n, tok))
+    return s
+
+
+def _int(tok, lineno, lo, hi, what):
+    try:
+        v = int(tok)
+    except ValueError:
+        v = None
+    if v is None or not lo <= v <= hi:
+        raise ScenarioError("line %d: %s must be a number %d-%d, got %r" % (lineno, what, lo, hi, tok))
+    return v
+
+
+def _need(args, k, lineno, usage):
+    if len(args) != k:
+        raise ScenarioError("line %d: usage: %s" % (lineno, usage))
+
+
+def run_line(sim, line, lineno):
+    """Carry out one scenario line."""
+    text = line.split("#", 1)[0].strip()
+    if not text:
+        return
+    words = text.split()
+    cmd = words[0].lower()
+    args = words[1:]
+    box = sim.box
+    n = sim.board.stations
+    if cmd == "players":
+        _need(args, 1, lineno, "players N")
+        k = _int(args[0], lineno, 2, n, "players")
+        if box.state != B.JOIN:
+            raise ScenarioError("line %d: players: the box is not taking players (state %s)"
+                                % (lineno, box.state_name()))
+        for s in range(n):
+            if bool(box.joined[s]) != (s < k):
+                sim.press(s)
+        sim.press(ROLL_BIT)
+    elif cmd == "dice":
+        _need(args, 1, lineno, "dice yellow|yellow+1|yellow+2|yellow+3|king")
+        want = args[0].lower()
+        if want not in CHOICES:
+            raise ScenarioError("line %d: dice must be one of %s, got %r"
+                                % (lineno, " ".join(CHOICES), args[0]))
+        if box.state != B.MENU:
+            raise ScenarioError("line %d: dice: the box is not choosing dice (state %s)"
+                                % (lineno, box.state_name()))
+        while CHOICES[box.choice] != want:
+            sim.press(0)
+        sim.press(ROLL_BIT)
+    elif cmd == "roll":
+        ids = []
+        for name in args:
+            try:
+                ids.append(F.face_id(name))
+            except ValueError as e:
+                raise ScenarioError("line %d: %s" % (lineno, e))
+        if not ids:
+            raise ScenarioError("line %d: usage: roll FACE FACE ..." % lineno)
+        sim.roller.queue.append((lineno, ids))
+    elif cmd == "answer":
+        _need(args, 2, lineno, "answer Pn K")
+        if not sim.board.electronic:
+            raise ScenarioError("line %d: answer: board %s has plate cards, not electronic plates"
+                                % (lineno, sim.board.name))
+        sim.port.place(_player(args[0], lineno, n), _int(args[1], lineno, 0, 7, "a plate"))
+    elif cmd == "buzz":
+        _need(args, 1, lineno, "buzz Pn")
+        sim.press(_player(args[0], lineno, n))
+    elif cmd == "own-up":
+        _need(args, 1, lineno, "own-up Pn")
+        if sim.board.electronic:
+            raise ScenarioError("line %d: own-up: board %s has electronic plates" % (lineno, sim.board.name))
+        sim.press(_player(args[0], lineno, n))
+    elif cmd == "penalty":
+        _need(args, 1, lineno, "penalty Pn")
+        sim.penalty(_player(args[0], lineno, n))
+    elif cmd == "wait":
+        _need(args, 1, lineno, "wait MS")
+        sim.wait(_int(args[0], lineno, 0, 10 ** 9, "wait"))
+    elif cmd == "rollbutton":
+        _need(args, 0, lineno, "rollbutton")
+        sim.press(ROLL_BIT)
+    elif cmd == "holdroll":
+        _need(args, 1, lineno, "holdroll MS")
+        sim.press(ROLL_BIT, hold_ms=_int(args[0], lineno, 1, 60000, "holdroll"))
+    elif cmd == "tour":
+        _need(args, 0, lineno, "tour")
+        sim.press(0)
+    else:
+        raise ScenarioError("line %d: unknown command %r" % (lineno, words[0]))
+
+
+def run_script(sim, text):
+    """Run a whole scenario text; raises ScenarioError naming the line."""
+    lineno = 0
+    for line in text.split("\n"):
+        lineno += 1
+        try:
+            run_line(sim, line, lineno)
+        except ScenarioError as e:
+            if str(e).startswith("line "):
+                raise
+            raise ScenarioError("line %d: %s" % (lineno, e))
+    return sim.result()

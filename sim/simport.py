@@ -1,0 +1,90 @@
+"""The simulated port: a virtual clock, fingers on buttons, LED frames.
+
+Implements the port contract (firmware/cheesebox/port.py). Time is a plain
+microsecond counter that only moves when the driver says so; the ticks it
+hands out wrap at 2**30 exactly like a Pico's, and start close to the wrap
+so every simulated game crosses it.
+
+Button edges are scheduled at virtual times and delivered to the capture as
+raw samples quantized to the board's sample period (100 us), as the Pico's
+PIO sampler delivers them: two presses in the same sample are a tie.
+"""
+from cheesebox import ticks
+
+START_MS = ticks.PERIOD - 20000     # the ms ticks wrap 20 s into the run
+ROLL_BIT = 8
+
+
+class SimPort:
+    def __init__(self, board, sample_us=100, start_us=None):
+        self.board = board
+        self.sample_us = sample_us
+        self.t = START_MS * 1000 if start_us is None else start_us   # virtual us
+        self.level = 0                  # raw pin levels, bit per input
+        self.edges = []                 # scheduled (t_us, bit, level), sorted
+        self.answer_val = bytearray(8)
+        self.answer_seq = bytearray(8)
+        n = len(board.chains)
+        self.rgb = [bytes(c.pixels * 3) for c in board.chains]   # last frame shown
+        self.shows = [0] * n            # how many times each chain was written
+        self.freq = 0
+        self.tones = 0                  # tone changes (for tests)
+        self.on_show = None             # optional callback(chain, rgb bytes)
+
+    # -- the port contract -------------------------------------------------
+    def ticks_ms(self):
+        return (self.t // 1000) & ticks.MASK
+
+    def ticks_us(self):
+        return self.t & ticks.MASK
+
+    def poll(self, capture):
+        edges = self.edges
+        k = 0
+        while k < len(edges) and edges[k][0] <= self.t:
+            te, bit, lvl = edges[k]
+            sample = -(-te // self.sample_us) * self.sample_us   # next sample tick
+            if lvl:
+                self.level |= 1 << bit
+            else:
+                self.level &= ~(1 << bit)
+            # every edge of one sample lands in the same snapshot
+            if k + 1 < len(edges) and edges[k + 1][0] <= self.t and \
+                    -(-edges[k + 1][0] // self.sample_us) * self.sample_us == sample:
+                k += 1
+                continue
+            capture.sample(self.level, sample & ticks.MASK)
+            k += 1
+        if k:
+            del edges[:k]
+
+    def show(self, chain, buf):
+        self.rgb[chain] = bytes(buf)
+        self.shows[chain] += 1
+        if self.on_show is not None:
+            self.on_show(chain, self.rgb[chain])
+
+    def tone(self, freq):
+        if freq != self.freq:
+            self.freq = freq
+            self.tones += 1
+
+    def idle(self, ms):
+        pass
+
+    # -- what the driver does --------------------------------------------
+    def schedule(self, t_us, bit, level):
+        """A finger changes input `bit` to `level` at virtual time t_us."""
+        e = (t_us, bit, level)
+        i = len(self.edges)
+        while i > 0 and self.edges[i - 1][0] > t_us:
+            i -= 1
+        self.edges.insert(i, e)
+
+    def next_edge(self):
+        return self.edges[0][0] if self.edges else -1
+
+    def place(self, s, k):
+        """Electronic plates: station s puts down plate k."""
+        self.answer_val[s] = k
+        self.answer_seq[s] = (self.answer_seq[s] + 1) & 0xFF
