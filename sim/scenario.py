@@ -63,28 +63,30 @@ class Sim:
         return self.port.t
 
     def run_until(self, t_us):
-        """Advance virtual time to t_us, stepping the box at every event."""
+        """Advance virtual time to t_us, stepping the box only when something
+        can happen: one of its timers, or a button edge old enough to pass the
+        debounce window (the port hands the capture every edge with its own
+        timestamp, whenever it is polled)."""
         port = self.port
         box = self.box
+        settle = box.capture.debounce_us
         while True:
+            nxt = -1
             wake = box.next_wake()
-            nxt = t_us
             if wake >= 0:
-                w = port.t + wake * 1000
-                if w < nxt:
-                    nxt = w
+                nxt = port.t + wake * 1000
             e = port.next_edge()
-            if 0 <= e < nxt:
-                nxt = e
+            if e >= 0 and (nxt < 0 or e + settle < nxt):
+                nxt = e + settle
+            if nxt < 0 or nxt > t_us:
+                port.t = t_us
+                return
             if nxt > port.t:
                 port.t = nxt
             box.step()
             self.steps += 1
             if self.steps > MAX_STEPS:
                 raise ScenarioError("the box did not settle (%d steps)" % self.steps)
-            if port.t >= t_us and box.next_wake() != 0 and port.next_edge() < 0 \
-                    or port.t >= t_us and port.next_edge() > t_us:
-                return
 
     def press(self, bit, hold_ms=PRESS_MS, gap_ms=GAP_MS):
         """One clean press and release of input `bit` (8 = ROLL), then a pause."""

@@ -94,9 +94,16 @@ class Box:
         self.roll_used = False
         self.flash_until = array("i", [0] * 8)
         self.flash_on = bytearray(8)
+        self.flashing = 0              # how many stations flash
         self.answer_seq = bytearray(8)
         self.false_starts = 0
         self.error = None
+        # False when nobody watches (the headless simulator): wake only for the
+        # game's own timers, and draw the LEDs only when draw() is called.
+        # The game plays exactly the same either way.
+        self.animate = True
+        self.redraw = True             # tracks need drawing (input, timer, state)
+        self.look = -1                 # blink phase and loss blink last drawn
         self._render_dice()
 
     # -- the loop ---------------------------------------------------------
@@ -114,8 +121,16 @@ class Box:
             self._on_input(cap.kind[i], cap.input[i], cap.time[i])
         self._timers(now)
         self.tunes.step(now)
-        self._render(now)
-        self.display.flush(port)
+        if self.animate:
+            self._render(now)
+            self.display.flush(port)
+
+    def draw(self):
+        """Bring every LED up to date now (also when not animating)."""
+        self._render_dice()
+        self.redraw = True
+        self._render(self.now)
+        self.display.flush(self.port)
 
     def next_wake(self):
         """ms until something may happen without input; -1 for never."""
@@ -124,27 +139,38 @@ class Box:
         d = self.capture.next_deadline(self.port.ticks_us())
         if d >= 0:
             best = (d + 999) // 1000
-        for w in (self._timer_wake(now), self.tunes.wake_in(now)):
+        w = self._timer_wake(now)
+        if w >= 0 and (best < 0 or w < best):
+            best = w
+        if self.animate:
+            w = self.tunes.wake_in(now)
             if w >= 0 and (best < 0 or w < best):
                 best = w
         return best
 
     def _timer_wake(self, now):
         st = self.state
-        if st == ROLLING or st == TOUR:
+        if st == ROLLING:
+            if self.animate:
+                return max(0, ticks.diff(self.next_frame, now))
+            return max(0, ROLL_MS - ticks.diff(now, self.state_at))
+        if st == TOUR:
             return max(0, ticks.diff(self.next_frame, now))
         w = -1
         if st == CHECK:
             w = max(0, CHECK_MS - ticks.diff(now, self.state_at))
+        if not self.animate:
+            return w
         if self._blinking(now):
             b = BLINK_MS - ticks.diff(now, self.state_at) % BLINK_MS
             if w < 0 or b < w:
                 w = b
-        for s in range(8):
-            if self.flash_on[s]:
-                f = max(0, ticks.diff(self.flash_until[s], now))
-                if w < 0 or f < w:
-                    w = f
+        if self.flashing:
+            for s in range(8):
+                if self.flash_on[s]:
+                    f = max(0, ticks.diff(self.flash_until[s], now))
+                    if w < 0 or f < w:
+                        w = f
         return w
 
     def _blinking(self, now):
@@ -162,12 +188,16 @@ class Box:
     # -- inputs -----------------------------------------------------------
     def _read_answers(self):
         port = self.port
+        if port.answer_seq == self.answer_seq:
+            return
         for s in range(self.n):
             if port.answer_seq[s] != self.answer_seq[s]:
                 self.answer_seq[s] = port.answer_seq[s]
                 self.match.place(s, port.answer_val[s])
 
     def _on_input(self, kind, inp, t_us):
+        if kind == PRESS or inp == ROLL_INPUT:
+            self.redraw = True
         if inp == ROLL_INPUT:
             if kind == PRESS:
                 self.roll_down = True
@@ -321,8 +351,9 @@ class Box:
         self.match.reveal(self.left)
         self._set_state(GRAB)
         self.shown_roll = True
-        self._render_dice()
-        self.display.flush(self.port)
+        if self.animate:
+            self._render_dice()
+            self.display.flush(self.port)
         self.reveal_us = self.port.ticks_us()
         self.tunes.play(sound.REVEAL, self.now)
 
@@ -361,13 +392,17 @@ class Box:
         self.tunes.play(sound.WIN, self.now)
 
     def _flash(self, s):
+        if not self.flash_on[s]:
+            self.flashing += 1
         self.flash_on[s] = 1
         self.flash_until[s] = ticks.add(self.now, FLASH_MS)
 
     def _set_state(self, st):
+        self.redraw = True
         self.state = st
         self.state_at = self.now
-        self._render_dice()
+        if self.animate:
+            self._render_dice()
 
     # -- timers -----------------------------------------------------------
     def _timers(self, now):
@@ -375,7 +410,7 @@ class Box:
         if st == ROLLING:
             if ticks.diff(now, self.state_at) >= ROLL_MS:
                 self._reveal()
-            elif ticks.diff(now, self.next_frame) >= 0:
+            elif self.animate and ticks.diff(now, self.next_frame) >= 0:
                 self._tumble()
                 self.next_frame = ticks.add(now, FRAME_MS)
         elif st == TOUR:
@@ -389,9 +424,13 @@ class Box:
         elif st == CHECK:
             if ticks.diff(now, self.state_at) >= CHECK_MS:
                 self._score()
+        if not self.flashing:
+            return
         for s in range(8):
             if self.flash_on[s] and ticks.diff(now, self.flash_until[s]) >= 0:
+                self.flashing -= 1
                 self.flash_on[s] = 0
+                self.redraw = True
 
     # -- drawing ----------------------------------------------------------
     def _tumble(self):
@@ -451,7 +490,14 @@ class Box:
             # after a round: the faces, then the true count
             phase = ticks.diff(now, self.state_at) % (FACES_MS + COUNT_MS)
             self._draw_roll(phase < FACES_MS)
-        blink = (ticks.diff(now, self.state_at) // BLINK_MS) % 2 == 0
+        since = ticks.diff(now, self.state_at)
+        blink = (since // BLINK_MS) % 2 == 0
+        loss_blink = st == READY and ticks.diff(now, self.scored_at) < LOSS_MS
+        look = (2 if loss_blink else 0) + (1 if blink else 0)
+        if not self.redraw and look == self.look:
+            return      # the tracks show exactly this already
+        self.redraw = False
+        self.look = look
         m = self.match
         for s in range(self.n):
             if st == JOIN or m is None:
@@ -476,7 +522,7 @@ class Box:
                 d.score(s, 7 if won and blink else p, STATION[s] if won else colour)
                 d.wheel(s, WHEEL if won else OFF)
                 continue
-            if st == READY and m.lost[s] and ticks.diff(now, self.scored_at) < LOSS_MS:
+            if loss_blink and m.lost[s]:
                 # blink the points just lost
                 d.score(s, p, colour, m.lost[s], BAD if blink else OFF)
             else:

@@ -87,6 +87,8 @@ class Capture:
         return best
 
     def _confirm(self, now_us):
+        if not self.pending:
+            return
         for i in range(self.n):
             bit = 1 << i
             if not self.pending & bit:
