@@ -243,7 +243,13 @@ def run_line(sim, line, lineno):
 def run_script(sim, text):
     """Run a whole scenario text; raises ScenarioError naming the line."""
     lineno = 0
-    for line in text.split("\n"):
+    pos = 0
+    while pos <= len(text):
+        end = text.find("\n", pos)
+        if end < 0:
+            end = len(text)
+        line = text[pos:end]     # one line at a time: a small heap never holds them all
+        pos = end + 1
         lineno += 1
         try:
             run_line(sim, line, lineno)

@@ -1,0 +1,88 @@
+"""python -m sim: the Cheese Box in a terminal, or a scenario without a screen.
+
+  python -m sim                              play on the keyboard (needs a terminal)
+  python -m sim --script FILE [--json]       run a scenario in virtual time
+  python -m sim --board pico-8p ...          pick a board (name in boards/ or a path)
+Exit codes: 0 done, 2 bad board, dice or scenario file (message, no traceback).
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "firmware"))
+os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
+
+from cheesebox.board import BoardError, read_board  # noqa: E402
+from cheesebox.dice import DiceError, load_dice  # noqa: E402
+from sim.scenario import ScenarioError, Sim, run_script  # noqa: E402
+
+
+def board_path(name):
+    """A board name from boards/ or a path to a board file."""
+    if os.sep in name or name.endswith(".json"):
+        return name
+    return os.path.join(ROOT, "boards", name + ".json")
+
+
+def load_dice_file(path):
+    try:
+        with open(path) as f:
+            spec = json.loads(f.read())
+    except OSError as e:
+        raise DiceError("%s: cannot be read (%s)" % (path, e))
+    except ValueError as e:
+        raise DiceError("%s: is not valid JSON (%s)" % (path, e))
+    return load_dice(spec, path)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m sim", description=__doc__.split("\n")[0])
+    ap.add_argument("--board", default="pico-4p", help="board name in boards/ or a path (default pico-4p)")
+    ap.add_argument("--script", help="scenario file to run in virtual time")
+    ap.add_argument("--json", action="store_true", help="print the final state as one JSON object")
+    ap.add_argument("--seed", type=int, default=1, help="random seed (rolls not forced by the script)")
+    ap.add_argument("--dice", help="dice file replacing the default dice")
+    ap.add_argument("--false-start-costs", action="store_true", help="house rule: a false start costs 1 point")
+    ap.add_argument("--timing", action="store_true", help="report virtual time / wall time on stderr")
+    args = ap.parse_args(argv)
+    try:
+        board = read_board(board_path(args.board))
+        dice = load_dice_file(args.dice) if args.dice else None
+    except (BoardError, DiceError) as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 2
+    if args.script is None:
+        from sim.view import play
+        return play(board, seed=args.seed, dice=dice, false_start_costs=args.false_start_costs)
+    try:
+        with open(args.script) as f:
+            text = f.read()
+    except OSError as e:
+        print("error: %s: cannot be read (%s)" % (args.script, e), file=sys.stderr)
+        return 2
+    sim = Sim(board, seed=args.seed, dice=dice, false_start_costs=args.false_start_costs)
+    sim.box.animate = False
+    t0 = time.perf_counter()
+    try:
+        result = run_script(sim, text)
+    except ScenarioError as e:
+        print("error: %s: %s" % (args.script, e), file=sys.stderr)
+        return 2
+    wall = time.perf_counter() - t0
+    if args.timing:
+        print("virtual %.1f s in %.2f ms wall: %.0fx real time, %d box steps"
+              % (result["virtual_ms"] / 1000.0, wall * 1000, result["virtual_ms"] / 1000.0 / wall,
+                 sim.steps), file=sys.stderr)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        from sim.view import snapshot
+        snapshot(sim)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,49 @@
+"""Shared helpers for the game-flow tests (CPython and MicroPython)."""
+import json
+
+from cheesebox.board import load_board
+from sim.scenario import Sim, run_script, ScenarioError
+
+_boards = {}
+
+
+def board(name="pico-4p"):
+    if name not in _boards:
+        with open("boards/%s.json" % name) as f:
+            _boards[name] = load_board(json.loads(f.read()), name)
+    return _boards[name]
+
+
+def play(script, name="pico-4p", seed=1, animate=False, **kw):
+    """Run a scenario text; returns (result dict, sim)."""
+    sim = Sim(board(name), seed=seed, **kw)
+    sim.box.animate = animate
+    return run_script(sim, script), sim
+
+
+def fails(script, name="pico-4p"):
+    """The ScenarioError message a bad scenario stops with ('' if none)."""
+    try:
+        play(script, name)
+    except ScenarioError as e:
+        return str(e)
+    return ""
+
+
+def pixel(sim, chain, i):
+    """RGB of pixel i on chain `chain`, as the port last received it."""
+    buf = sim.port.rgb[chain]
+    return (buf[3 * i], buf[3 * i + 1], buf[3 * i + 2])
+
+
+def track(sim, s):
+    """(lit score LEDs, score colour, wheel LED colour) of station s."""
+    ci, start = sim.board.tracks[s]
+    lit = 0
+    colour = None
+    for i in range(7):
+        px = pixel(sim, ci, start + i)
+        if px != (0, 0, 0):
+            lit += 1
+            colour = px
+    return lit, colour, pixel(sim, ci, start + 7)
