@@ -5,21 +5,27 @@ microsecond counter that only moves when the driver says so; the ticks it
 hands out wrap at 2**30 exactly like a Pico's, and start close to the wrap
 so every simulated game crosses it.
 
-Button edges are scheduled at virtual times and delivered to the capture as
-raw samples quantized to the board's sample period (100 us), as the Pico's
-PIO sampler delivers them: two presses in the same sample are a tie.
+Button edges are scheduled at virtual times and reach the capture as the
+Pico's PIO sampler delivers them: one word per 16 us loop whose snapshot
+changed, decoded by the firmware's SampleDecoder; two presses seen by the
+same loop are a tie.
 """
 from cheesebox import ticks
+from cheesebox.sampler import LOOP_US, SampleDecoder, encode
 
 START_MS = ticks.PERIOD - 20000     # the ms ticks wrap 20 s into the run
 ROLL_BIT = 8
 
 
 class SimPort:
-    def __init__(self, board, sample_us=100, start_us=None):
+    def __init__(self, board, start_us=None):
         self.board = board
-        self.sample_us = sample_us
         self.t = START_MS * 1000 if start_us is None else start_us   # virtual us
+        self.t0 = self.t                # the sampler starts with the port
+        self.pins = board.input_pins()
+        self.decoder = SampleDecoder(self.pins, board.button_base, board.button_width,
+                                     self.ticks_us())
+        self.words = 0                  # sampler words made
         self.level = 0                  # raw pin levels, bit per input
         self.edges = []                 # scheduled (t_us, bit, level), sorted
         self.answer_val = bytearray(8)
@@ -39,24 +45,31 @@ class SimPort:
         return self.t & ticks.MASK
 
     def poll(self, capture):
+        """Deliver due edges as the Pico's sampler would: one word per 16 us
+        loop in which the snapshot changed, decoded by the firmware's own
+        SampleDecoder."""
         edges = self.edges
+        if not edges or edges[0][0] > self.t:
+            return
+        dec = self.decoder
+        dec.advance(self.ticks_us())
         k = 0
-        while k < len(edges) and edges[k][0] <= self.t:
+        n = len(edges)
+        while k < n and edges[k][0] <= self.t:
             te, bit, lvl = edges[k]
-            sample = -(-te // self.sample_us) * self.sample_us   # next sample tick
+            loop = -(-(te - self.t0) // LOOP_US)      # the loop that sees it
             if lvl:
                 self.level |= 1 << bit
             else:
                 self.level &= ~(1 << bit)
-            # every edge of one sample lands in the same snapshot
-            if k + 1 < len(edges) and edges[k + 1][0] <= self.t and \
-                    -(-edges[k + 1][0] // self.sample_us) * self.sample_us == sample:
-                k += 1
-                continue
-            capture.sample(self.level, sample & ticks.MASK)
             k += 1
-        if k:
-            del edges[:k]
+            # every edge the same loop sees lands in the same snapshot
+            if k < n and edges[k][0] <= self.t and -(-(edges[k][0] - self.t0) // LOOP_US) == loop:
+                continue
+            self.words += 1
+            dec.feed(encode(loop, self.level, self.pins, self.board.button_base,
+                            self.board.button_width), capture)
+        del edges[:k]
 
     def show(self, chain, buf):
         self.rgb[chain] = bytes(buf)
@@ -82,6 +95,7 @@ class SimPort:
         self.edges.insert(i, e)
 
     def next_edge(self):
+        """Time of the next scheduled edge, -1 if none."""
         return self.edges[0][0] if self.edges else -1
 
     def place(self, s, k):

@@ -6,6 +6,7 @@ the file, the field and what is wrong, so the box can print it and blink an
 error code instead of crashing into a traceback loop.
 """
 from cheesebox.dice import N_DICE
+from cheesebox.sampler import MAX_WINDOW
 
 PLATE_TYPES = ("cards", "keys", "dial")
 LAYOUTS = ("rows", "serpentine")
@@ -48,6 +49,8 @@ class Board:
         self.debounce_ms = 12
         self.sample_us = 100
         self.answers = None        # dict for keys/dial wiring, None for cards
+        self.button_base = 0       # first GPIO of the button window
+        self.button_width = 0
         self.source = ""
 
     @property
@@ -57,6 +60,14 @@ class Board:
     @property
     def electronic(self):
         return self.plates != "cards"
+
+    def input_pins(self):
+        """GPIO of each capture input: stations 0-7 (None if absent), ROLL 8th."""
+        pins = [None] * 9
+        for i in range(len(self.buzzers)):
+            pins[i] = self.buzzers[i]
+        pins[8] = self.roll_pin
+        return pins
 
 
 def _fail(src, field, what):
@@ -178,6 +189,14 @@ def load_board(spec, src="board.json"):
         claim(ci, start, TRACK_PIXELS, f + ".track")
         b.tracks.append((ci, start))
 
+    # The PIO sampler reads the buttons as one window of consecutive GPIOs.
+    buttons = b.buzzers + [b.roll_pin]
+    b.button_base = min(buttons)
+    b.button_width = max(buttons) - b.button_base + 1
+    if b.button_width > MAX_WINDOW:
+        _fail(src, "stations", "buzzers and ROLL span GP%d-GP%d: they must fit in %d consecutive GPIOs"
+              % (b.button_base, max(buttons), MAX_WINDOW))
+
     answers = _get(spec, "answers", src, "answers", dict, False, None)
     if b.plates == "cards":
         if answers is not None:
@@ -192,6 +211,10 @@ def load_board(spec, src="board.json"):
             for k in ("adc", "s0", "s1", "s2"):
                 _pin(answers, k, src, "answers." + k, used)
         b.answers = answers
+    for p, field in used.items():
+        if p not in buttons and b.button_base <= p < b.button_base + b.button_width:
+            _fail(src, field, "uses GP%d, inside the button window GP%d-GP%d (keep it for buttons)"
+                  % (p, b.button_base, b.button_base + b.button_width - 1))
     return b
 
 

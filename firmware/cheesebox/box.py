@@ -99,7 +99,7 @@ class Box:
         self.false_starts = 0
         self.error = None
         # False when nobody watches (the headless simulator): wake only for the
-        # game's own timers, and draw the LEDs only when draw() is called.
+        # game's own timers, no tunes, LEDs drawn only when draw() is called.
         # The game plays exactly the same either way.
         self.animate = True
         self.redraw = True             # tracks need drawing (input, timer, state)
@@ -120,8 +120,8 @@ class Box:
         for i in range(n):
             self._on_input(cap.kind[i], cap.input[i], cap.time[i])
         self._timers(now)
-        self.tunes.step(now)
         if self.animate:
+            self.tunes.step(now)
             self._render(now)
             self.display.flush(port)
 
@@ -540,5 +540,12 @@ class Box:
             d.wheel(s, w)
 
     # -- for the simulator, tests and the event log ----------------------
+    def wants_edge(self, inp, level):
+        """False for an edge that can change nothing now: a buzzer let go.
+
+        The simulator uses it to skip waking the box for such edges (the edge
+        is still delivered, with its own timestamp, at the next step)."""
+        return level or inp == ROLL_INPUT
+
     def state_name(self):
         return STATE_NAMES[self.state]

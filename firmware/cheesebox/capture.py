@@ -86,6 +86,10 @@ class Capture:
                     best = d
         return best
 
+    def settle(self, now_us):
+        """Confirm what the debounce window allows; events wait for pop()."""
+        self._confirm(now_us)
+
     def _confirm(self, now_us):
         if not self.pending:
             return

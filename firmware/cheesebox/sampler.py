@@ -1,0 +1,107 @@
+"""Decoding the button sampler's words into timestamped pin snapshots.
+
+On the Pico a PIO state machine (port_rp2.py) samples the button window
+every 16 us and, when the snapshot differs from the last one, pushes ONE
+30-bit word: (loop counter low K bits << W) | W-bit snapshot. A DMA channel
+copies the words to a ring in RAM, so nothing is lost while the CPU has
+interrupts off (machine.bitstream, flash writes). The simulated port makes the
+very same words, so this decoder is exercised by every simulated game.
+
+The sampler loop is exactly 16 us (16 PIO cycles at sysclk/MHz), driven by
+the same crystal as ticks_us: a word's time is exact, found by counting back
+from an anchor that this decoder moves forward in whole loops at each poll.
+Words stay below 2**30, so on a 32-bit port they are small ints: decoding
+allocates nothing.
+"""
+try:
+    from micropython import const
+except ImportError:  # CPython: the simulator and host tools
+    def const(x):
+        return x
+
+from array import array
+
+from cheesebox import ticks
+
+LOOP_US = const(16)       # one sampler loop
+LOOP_SHIFT = const(4)     # log2(LOOP_US)
+WORD_BITS = const(30)
+MAX_WINDOW = const(12)    # button GPIOs must fit in 12 consecutive pins
+NO_PIN = const(255)
+
+
+class SampleDecoder:
+    """Turns sampler words into capture.sample(bits, t_us) calls.
+
+    pins: GPIO of each capture input (stations 0-7, then ROLL at index 8, or
+    whatever order the box uses); base: the first GPIO of the window; width:
+    window size; active_low: buttons pull the pin to ground.
+    """
+
+    def __init__(self, pins, base, width, t_start_us, active_low=True):
+        if width > MAX_WINDOW:
+            raise ValueError("button window of %d pins is wider than %d" % (width, MAX_WINDOW))
+        self.width = width
+        self.kbits = WORD_BITS - width
+        self.kmask = (1 << self.kbits) - 1
+        self.khalf = 1 << (self.kbits - 1)
+        self.snap_mask = (1 << width) - 1
+        self.shift = bytearray(len(pins))
+        for i in range(len(pins)):
+            if pins[i] is None:           # no such input on this board
+                self.shift[i] = NO_PIN
+                continue
+            if not base <= pins[i] < base + width:
+                raise ValueError("GP%d is outside the button window GP%d-GP%d"
+                                 % (pins[i], base, base + width - 1))
+            self.shift[i] = pins[i] - base
+        # snapshot -> capture bits, one lookup per word (2**width entries)
+        self.lut = array("H", [0] * (1 << width))
+        for snap in range(1 << width):
+            self.lut[snap] = self._map(snap ^ self.snap_mask if active_low else snap)
+        self.anchor_n = 0          # sampler loop count at anchor_t (mod 2**K)
+        self.anchor_t = t_start_us
+
+    def advance(self, now_us):
+        """Move the anchor to the last whole loop at or before now_us."""
+        k = ticks.diff(now_us, self.anchor_t) >> LOOP_SHIFT
+        if k > 0:
+            self.anchor_n = (self.anchor_n + k) & self.kmask
+            self.anchor_t = ticks.add(self.anchor_t, k << LOOP_SHIFT)
+
+    def time_of(self, word):
+        """ticks_us of the loop that took this word (advance() first)."""
+        n = (-(word >> self.width)) & self.kmask     # the counter counts down
+        back = (self.anchor_n - n) & self.kmask
+        if back >= self.khalf:                        # a loop after the anchor
+            back -= self.kmask + 1
+        return ticks.add(self.anchor_t, -(back << LOOP_SHIFT))
+
+    def bits_of(self, word):
+        """Capture input bits (1 = pressed) from a word's snapshot."""
+        return self.lut[word & self.snap_mask]
+
+    def _map(self, snap):
+        bits = 0
+        for i in range(len(self.shift)):
+            if self.shift[i] != NO_PIN and (snap >> self.shift[i]) & 1:
+                bits |= 1 << i
+        return bits
+
+    def feed(self, word, capture):
+        capture.sample(self.bits_of(word), self.time_of(word))
+
+
+def encode(loop_n, level_bits, pins, base, width, active_low=True):
+    """The word the sampler pushes at loop n for these pressed inputs.
+
+    The inverse of SampleDecoder, for the simulated port and the tests.
+    """
+    snap = 0
+    for i in range(len(pins)):
+        if pins[i] is not None and (level_bits >> i) & 1:
+            snap |= 1 << (pins[i] - base)
+    if active_low:
+        snap ^= (1 << width) - 1
+    kmask = (1 << (WORD_BITS - width)) - 1
+    return (((-loop_n) & kmask) << width) | snap

@@ -1,0 +1,305 @@
+"""The Cheese Box in a terminal, drawn with Rich from the LEDs' wire bytes.
+
+The picture is decoded from what the NeoPixel chains would receive (colour
+order and brightness applied by Adafruit's library, see wire.py), so a wrong
+colour order or matrix layout in a board file looks wrong here as it would
+on the real box.
+
+snapshot(sim) prints one picture; play(board) is a game on the keyboard in
+real time, or the demo scenario when there is no terminal to play in.
+"""
+import os
+import sys
+import time
+
+from rich.color import Color
+from rich.console import Console, Group
+from rich.live import Live
+from rich.panel import Panel
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+
+from cheesebox import sound
+from cheesebox.board import TRACK_PIXELS
+from cheesebox.dice import CHOICES
+from cheesebox.display import STATION
+from sim.scenario import ScenarioError, Sim, run_script
+from sim.simport import ROLL_BIT
+from sim.wire import WireEncoder
+
+DEMO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "demo.txt")
+DARK = (40, 40, 40)         # an LED that is off: dim grey keeps the outline
+FPS = 25
+TAP_US = 80000              # a key is a press this long
+LONG_US = 2200000           # L: ROLL held past the box's 2 s long press
+PLATE_KEYS = "qwertyui"     # select station 1-8's electronic plate
+
+TUNES = dict((id(v), k.lower().replace("_", " ")) for k, v in vars(sound).items()
+             if k.isupper() and isinstance(v, tuple))
+
+HINTS = {
+    "join": "buzzers join and leave; ROLL starts (2 players or more)",
+    "menu": "any buzzer: next dice choice; ROLL confirms",
+    "ready": "ROLL rolls (or the marked player's buzzer); a buzzer before the first roll: dice tour",
+    "tour": "a buzzer stops the tour; ROLL rolls",
+    "rolling": "wait for the faces: a buzzer now is a false start",
+    "grab": "grab a cheese wheel: press your buzzer!",
+    "check": "wheel holders with a wrong card own up with their buzzer; ROLL scores",
+    "gameover": "ROLL: new game, same players; L (hold ROLL): back to joining",
+    "king": "ROLL: back to joining",
+}
+
+
+def _rgb(c):
+    return Color.from_rgb(*(c if any(c) else DARK))
+
+
+class BoxView:
+    """Draws a simulated box from the bytes its LED chains receive."""
+
+    def __init__(self, sim):
+        self.sim = sim
+
+    def chains(self):
+        """Every chain's pixels, decoded from the wire bytes back to RGB."""
+        board = self.sim.board
+        # A fresh encoder each time: wire.py's recorder is module-global, so
+        # only the newest WireEncoder gets the bytes.
+        enc = WireEncoder(board)
+        return [WireEncoder.decode(enc.encode(ci, self.sim.port.rgb[ci]), c.order, board.brightness)
+                for ci, c in enumerate(board.chains)]
+
+    def die_grid(self, px, d):
+        """8 rows of 8 RGB pixels of die matrix d, as a player sees them."""
+        ci, start, layout = self.sim.board.dice[d]
+        pixels = px[ci]
+        return [[pixels[start + y * 8 + (x if layout == "rows" or y % 2 == 0 else 7 - x)]
+                 for x in range(8)] for y in range(8)]
+
+    def track(self, px, s):
+        """Station s's 8 track pixels: 7 score LEDs, then the wheel LED."""
+        ci, start = self.sim.board.tracks[s]
+        leds = px[ci][start:start + TRACK_PIXELS]
+        return leds[::-1] if self.sim.board.track_reversed else leds
+
+    def _die(self, px, d):
+        box = self.sim.box
+        playing = d in box.in_play and box.match is not None
+        label = Text("%d %s" % (d + 1, box.dice_names[d]), style="bold" if playing else "dim",
+                     no_wrap=True, overflow="ellipsis")
+        grid = self.die_grid(px, d)
+        lines = [label]
+        for y in range(0, 8, 2):
+            line = Text()
+            for x in range(8):
+                line.append("\u2580\u2580", Style(color=_rgb(grid[y][x]), bgcolor=_rgb(grid[y + 1][x])))
+            lines.append(line)
+        return Group(*lines)
+
+    def _tracks(self, px):
+        board = self.sim.board
+        box = self.sim.box
+        lines = []
+        for s in range(board.stations):
+            leds = self.track(px, s)
+            line = Text()
+            line.append("[%d] " % (s + 1), style="dim")
+            line.append("P%d " % (s + 1), Style(color=Color.from_rgb(*STATION[s]), bold=True))
+            for c in leds[:-1]:
+                line.append("\u25cf ", Style(color=_rgb(c)))
+            line.append(" wheel ", style="dim")
+            line.append("\u25c9", Style(color=_rgb(leds[-1])))
+            if board.electronic and box.match is not None:
+                k = self.sim.port.answer_val[s] if self.sim.port.answer_seq[s] else None
+                line.append("  plate %s" % ("-" if k is None else k), style="dim")
+            lines.append(line)
+        return Group(*lines)
+
+    def status(self):
+        """What the simulator knows that the LEDs only hint at: state, game,
+        rounds, time; then the points (two lines, so nothing wraps mid-item)."""
+        sim = self.sim
+        r = sim.result()
+        head = [Text(r["state"], style="bold reverse")]
+        if r["state"] == "menu":
+            head.append(Text("choice " + CHOICES[sim.box.choice]))
+        lines = [head]
+        if sim.box.match is not None:
+            head.append(Text("game %d" % r["games"]))
+            head.append(Text("rounds %d" % r["rounds"]))
+            if r["marked"]:
+                head.append(Text("marked " + r["marked"]))
+            if r["winner"]:
+                head.append(Text("winner " + r["winner"], style="bold green"))
+            out = r["eliminated"]
+            lines.append([Text("%s %d%s" % (name, p, " out" if name in out else ""),
+                               style="dim" if name in out else "")
+                          for name, p in r["points"].items()])
+        head.append(Text("t %.1f s" % (sim.elapsed_ms() / 1000.0), style="dim"))
+        return Group(*(Text(" \u00b7 ").join(parts) for parts in lines))
+
+    def render(self):
+        """The whole box as it shows now: dice, tracks, status lines."""
+        px = self.chains()
+        rows = []
+        for first in (0, 3):
+            grid = Table.grid(padding=(0, 2))
+            row = [self._die(px, d) for d in range(first, first + 3)]
+            for _ in row:
+                grid.add_column(width=16)
+            grid.add_row(*row)
+            rows.append(grid)
+        return Group(rows[0], Text(), rows[1], Text(), self._tracks(px), Text(), self.status())
+
+
+def snapshot(sim, console=None):
+    """Print one static picture of the box, every LED brought up to date."""
+    # In virtual time the box last looked at its clock at the last event, and
+    # draw() draws for that moment: one loop pass first, as the Pico's loop
+    # would have run by now (blinks and count/faces phases then match port.t).
+    sim.box.step()
+    sim.box.draw()
+    (console or Console()).print(BoxView(sim).render())
+
+
+class Game:
+    """Keys to button edges on the sim's port, in the sim's virtual time.
+
+    Every press is scheduled as raw edges (as fingers make them), never run
+    ahead: the clock only follows the wall clock.
+    """
+
+    def __init__(self, sim):
+        self.sim = sim
+        self.view = BoxView(sim)
+        self.pending = None     # "p" (penalty) or a station whose plate is picked
+        self.said = "welcome to the Cheese Box"
+
+    def _edges(self, *edges):
+        t = self.sim.port.t
+        for dt, bit, level in edges:
+            self.sim.port.schedule(t + dt, bit, level)
+
+    def key(self, k):
+        """Act on one key; False to quit."""
+        n = self.sim.board.stations
+        pending, self.pending = self.pending, None
+        station = "12345678"[:n].find(k) if len(k) == 1 else -1
+        if k == "esc":
+            return False
+        if pending == "p":
+            if station < 0:
+                self.said = "penalty cancelled"
+            else:
+                self._edges((0, ROLL_BIT, 1), (20000, station, 1), (60000, station, 0), (80000, ROLL_BIT, 0))
+                self.said = "table penalty for P%d" % (station + 1)
+        elif pending is not None:
+            if len(k) == 1 and k in "01234567":
+                self.sim.port.place(pending, int(k))
+                self.said = "P%d places plate %s" % (pending + 1, k)
+            else:
+                self.said = "plate cancelled"
+        elif station >= 0:
+            self._edges((0, station, 1), (TAP_US, station, 0))
+            self.said = "P%d buzzer" % (station + 1)
+        elif k == " ":
+            self._edges((0, ROLL_BIT, 1), (TAP_US, ROLL_BIT, 0))
+            self.said = "ROLL"
+        elif k in ("l", "L"):
+            self._edges((0, ROLL_BIT, 1), (LONG_US, ROLL_BIT, 0))
+            self.said = "ROLL held 2.2 s"
+        elif k == "p":
+            self.pending = "p"
+            self.said = "penalty: which station? 1-%d" % n
+        elif self.sim.board.electronic and k in PLATE_KEYS[:n]:
+            self.pending = PLATE_KEYS.index(k)
+            self.said = "P%d plate: which? 0-7" % (self.pending + 1)
+        return True
+
+    def help(self):
+        n = self.sim.board.stations
+        t = Table.grid(padding=(0, 2))
+        t.add_column(style="bold cyan", no_wrap=True)
+        t.add_column()
+        for s in range(n):
+            t.add_row(str(s + 1), Text("buzzer of P%d" % (s + 1), style=Style(color=Color.from_rgb(*STATION[s]))))
+        t.add_row("space", "ROLL")
+        t.add_row("L", "ROLL held 2.2 s")
+        t.add_row("p 1-%d" % n, "table penalty (ROLL held + buzzer)")
+        if self.sim.board.electronic:
+            t.add_row("%s-%s 0-7" % (PLATE_KEYS[0], PLATE_KEYS[n - 1]), "place station 1-%d's plate" % n)
+        t.add_row("Esc", "quit (also Ctrl-C)")
+        state = self.sim.box.state_name()
+        hint = HINTS[state]
+        if state == "grab" and self.sim.board.electronic:
+            hint = "place your plate (%s-%s, 0-7), then grab with your buzzer!" % (PLATE_KEYS[0], PLATE_KEYS[n - 1])
+        body = [t, Text(), Text(hint, style="italic"), Text()]
+        if self.pending == "p":
+            body.append(Text("penalty: press 1-%d" % n, style="bold yellow"))
+        elif self.pending is not None:
+            body.append(Text("plate of P%d selected: press 0-7" % (self.pending + 1), style="bold yellow"))
+        tune = self.sim.box.tunes.tune
+        if tune is not None:
+            body.append(Text("\u266a " + TUNES.get(id(tune), "%d Hz" % self.sim.port.freq), style="magenta"))
+        body.append(Text("> " + self.said, style="dim"))
+        return Panel(Group(*body), title="keys", width=48)
+
+    def frame(self):
+        t = Table.grid(padding=(0, 3))
+        t.add_column(width=56)      # fixed: a longer status line wraps, the frame stays put
+        t.add_column()
+        t.add_row(self.view.render(), self.help())
+        return Panel(t, title="the Cheese Box - %s" % self.sim.board.name, expand=False)
+
+    def run(self, keys, live):
+        """Follow the wall clock until Esc; keys act the moment they arrive."""
+        sim = self.sim
+        wall0 = time.monotonic()
+        t0 = sim.now_us
+        next_frame = wall0
+        while True:
+            for k in keys.read(max(0.0, next_frame - time.monotonic())):
+                sim.run_until(t0 + int((time.monotonic() - wall0) * 1e6))
+                if not self.key(k):
+                    return
+            now = time.monotonic()
+            if now >= next_frame:
+                sim.run_until(t0 + int((now - wall0) * 1e6))
+                live.update(self.frame(), refresh=True)
+                next_frame = max(next_frame + 1.0 / FPS, now)
+
+
+def _demo_fits(board):
+    """demo.txt plays three players with plate cards."""
+    return not board.electronic and board.stations >= 3
+
+
+def _no_terminal(sim, console):
+    console.print("The interactive Cheese Box needs a terminal (keys are read from stdin).")
+    if _demo_fits(sim.board):
+        console.print("Playing the demo game %s in virtual time instead:" % os.path.relpath(DEMO))
+        sim.box.animate = False
+        with open(DEMO) as f:
+            try:
+                run_script(sim, f.read())
+            except ScenarioError as e:
+                console.print("The demo does not fit these dice: %s" % e)
+    snapshot(sim, console)
+    return 0
+
+
+def play(board, seed=1, dice=None, false_start_costs=False, console=None):
+    """Play on the keyboard in real time; without a terminal, show the demo."""
+    console = console or Console()
+    sim = Sim(board, seed=seed, dice=dice, false_start_costs=false_start_costs)
+    if sys.stdin is None or not sys.stdin.isatty() or not console.is_terminal:
+        return _no_terminal(sim, console)
+    from sim.keys import Keys
+    game = Game(sim)
+    try:
+        with Keys(sys.stdin) as keys, Live(game.frame(), console=console, auto_refresh=False) as live:
+            game.run(keys, live)
+    except KeyboardInterrupt:
+        pass
+    return 0
