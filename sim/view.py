@@ -24,12 +24,15 @@ from cheesebox import sound
 from cheesebox.board import TRACK_PIXELS
 from cheesebox.dice import CHOICES
 from cheesebox.display import STATION
+from cheesebox.match import NO_ANSWER
+from sim.keys import ESC, Keys
 from sim.scenario import ScenarioError, Sim, run_script
 from sim.simport import ROLL_BIT
 from sim.wire import WireEncoder
 
 DEMO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "demo.txt")
 DARK = (40, 40, 40)         # an LED that is off: dim grey keeps the outline
+DIM_FLOOR = 110             # a lit LED is drawn at least this bright
 FPS = 25
 TAP_US = 80000              # a key is a press this long
 LONG_US = 2200000           # L: ROLL held past the box's 2 s long press
@@ -52,7 +55,27 @@ HINTS = {
 
 
 def _rgb(c):
-    return Color.from_rgb(*(c if any(c) else DARK))
+    """Terminal colour of an LED: off is DARK; a faintly lit LED (eliminated
+    players glow (40, 0, 0)) is lifted to a visible shade of its hue, as a
+    real LED at low power is still plainly on."""
+    top = max(c)
+    if top == 0:
+        return Color.from_rgb(*DARK)
+    if top < DIM_FLOOR:
+        c = tuple(v * DIM_FLOOR // top for v in c)
+    return Color.from_rgb(*c)
+
+
+def _led_style(top, bottom):
+    """A half-block cell: the upper LED as foreground, the lower as background."""
+    key = (top, bottom)
+    st = _STYLES.get(key)
+    if st is None:
+        st = _STYLES[key] = Style(color=_rgb(top), bgcolor=_rgb(bottom))
+    return st
+
+
+_STYLES = {}
 
 
 class BoxView:
@@ -60,15 +83,24 @@ class BoxView:
 
     def __init__(self, sim):
         self.sim = sim
+        self._frames = [None] * len(sim.board.chains)   # port frame last decoded
+        self._pixels = [None] * len(sim.board.chains)
 
     def chains(self):
-        """Every chain's pixels, decoded from the wire bytes back to RGB."""
+        """Every chain's pixels, decoded from the wire bytes back to RGB.
+
+        Only chains the box showed again are encoded: it is the slow part."""
         board = self.sim.board
-        # A fresh encoder each time: wire.py's recorder is module-global, so
-        # only the newest WireEncoder gets the bytes.
-        enc = WireEncoder(board)
-        return [WireEncoder.decode(enc.encode(ci, self.sim.port.rgb[ci]), c.order, board.brightness)
-                for ci, c in enumerate(board.chains)]
+        rgb = self.sim.port.rgb
+        enc = None
+        for ci, c in enumerate(board.chains):
+            if rgb[ci] is not self._frames[ci]:
+                # a fresh encoder: wire.py's recorder is module-global, so
+                # only the newest WireEncoder gets the bytes
+                enc = enc or WireEncoder(board)
+                self._frames[ci] = rgb[ci]
+                self._pixels[ci] = WireEncoder.decode(enc.encode(ci, rgb[ci]), c.order, board.brightness)
+        return self._pixels
 
     def die_grid(self, px, d):
         """8 rows of 8 RGB pixels of die matrix d, as a player sees them."""
@@ -83,23 +115,28 @@ class BoxView:
         leds = px[ci][start:start + TRACK_PIXELS]
         return leds[::-1] if self.sim.board.track_reversed else leds
 
-    def _die(self, px, d):
+    def _dice_row(self, px, first):
+        """Three dice side by side: a label line, then 4 lines of half blocks
+        (2 columns an LED, so an 8x8 matrix comes out square)."""
         box = self.sim.box
-        playing = d in box.in_play and box.match is not None
-        label = Text("%d %s" % (d + 1, box.dice_names[d]), style="bold" if playing else "dim",
-                     no_wrap=True, overflow="ellipsis")
-        grid = self.die_grid(px, d)
-        lines = [label]
-        for y in range(0, 8, 2):
-            line = Text()
-            for x in range(8):
-                line.append("\u2580\u2580", Style(color=_rgb(grid[y][x]), bgcolor=_rgb(grid[y + 1][x])))
-            lines.append(line)
-        return Group(*lines)
+        lines = [Text() for _ in range(5)]
+        for d in range(first, first + 3):
+            gap = "  " if d > first else ""
+            name = "%d %s" % (d + 1, box.dice_names[d])
+            name = name.ljust(16) if len(name) <= 16 else name[:15] + "\u2026"
+            playing = d in box.in_play and box.match is not None
+            lines[0].append(gap + name, style="bold" if playing else "dim")
+            grid = self.die_grid(px, d)
+            for y in range(0, 8, 2):
+                line = lines[1 + y // 2]
+                line.append(gap)
+                for x in range(8):
+                    line.append("\u2580\u2580", _led_style(grid[y][x], grid[y + 1][x]))
+        return lines
 
     def _tracks(self, px):
         board = self.sim.board
-        box = self.sim.box
+        m = self.sim.box.match
         lines = []
         for s in range(board.stations):
             leds = self.track(px, s)
@@ -110,11 +147,11 @@ class BoxView:
                 line.append("\u25cf ", Style(color=_rgb(c)))
             line.append(" wheel ", style="dim")
             line.append("\u25c9", Style(color=_rgb(leds[-1])))
-            if board.electronic and box.match is not None:
-                k = self.sim.port.answer_val[s] if self.sim.port.answer_seq[s] else None
-                line.append("  plate %s" % ("-" if k is None else k), style="dim")
+            if board.electronic and m is not None and m.joined[s]:
+                k = m.answer[s]     # this round's plate as the box took it
+                line.append("  plate %s" % ("-" if k == NO_ANSWER else k), style="dim")
             lines.append(line)
-        return Group(*lines)
+        return lines
 
     def status(self):
         """What the simulator knows that the LEDs only hint at: state, game,
@@ -125,7 +162,7 @@ class BoxView:
         if r["state"] == "menu":
             head.append(Text("choice " + CHOICES[sim.box.choice]))
         lines = [head]
-        if sim.box.match is not None:
+        if sim.box.match is not None and r["state"] not in ("join", "menu"):
             head.append(Text("game %d" % r["games"]))
             head.append(Text("rounds %d" % r["rounds"]))
             if r["marked"]:
@@ -137,20 +174,13 @@ class BoxView:
                                style="dim" if name in out else "")
                           for name, p in r["points"].items()])
         head.append(Text("t %.1f s" % (sim.elapsed_ms() / 1000.0), style="dim"))
-        return Group(*(Text(" \u00b7 ").join(parts) for parts in lines))
+        return [Text(" \u00b7 ").join(parts) for parts in lines]
 
     def render(self):
         """The whole box as it shows now: dice, tracks, status lines."""
         px = self.chains()
-        rows = []
-        for first in (0, 3):
-            grid = Table.grid(padding=(0, 2))
-            row = [self._die(px, d) for d in range(first, first + 3)]
-            for _ in row:
-                grid.add_column(width=16)
-            grid.add_row(*row)
-            rows.append(grid)
-        return Group(rows[0], Text(), rows[1], Text(), self._tracks(px), Text(), self.status())
+        return Group(*self._dice_row(px, 0), Text(), *self._dice_row(px, 3), Text(),
+                     *self._tracks(px), Text(), *self.status())
 
 
 def snapshot(sim, console=None):
@@ -175,6 +205,7 @@ class Game:
         self.view = BoxView(sim)
         self.pending = None     # "p" (penalty) or a station whose plate is picked
         self.said = "welcome to the Cheese Box"
+        self._drawn = None      # what the last frame showed, see _changed()
 
     def _edges(self, *edges):
         t = self.sim.port.t
@@ -186,7 +217,7 @@ class Game:
         n = self.sim.board.stations
         pending, self.pending = self.pending, None
         station = "12345678"[:n].find(k) if len(k) == 1 else -1
-        if k == "esc":
+        if k == ESC:
             return False
         if pending == "p":
             if station < 0:
@@ -218,6 +249,7 @@ class Game:
         return True
 
     def help(self):
+        """The keys, what the box wants now, and what is half typed."""
         n = self.sim.board.stations
         t = Table.grid(padding=(0, 2))
         t.add_column(style="bold cyan", no_wrap=True)
@@ -246,11 +278,21 @@ class Game:
         return Panel(Group(*body), title="keys", width=48)
 
     def frame(self):
+        """The box beside the help panel."""
         t = Table.grid(padding=(0, 3))
         t.add_column(width=56)      # fixed: a longer status line wraps, the frame stays put
         t.add_column()
         t.add_row(self.view.render(), self.help())
         return Panel(t, title="the Cheese Box - %s" % self.sim.board.name, expand=False)
+
+    def _changed(self):
+        """True when a new frame would look different: a chain was shown, a
+        key typed, a tune changed or the clock moved on a tenth. Drawing is
+        the costly part, so an idle box is not redrawn."""
+        sim = self.sim
+        look = [sim.elapsed_ms() // 100, self.pending, self.said, sim.box.tunes.tune] + sim.port.rgb
+        drawn, self._drawn = self._drawn, look
+        return look != drawn
 
     def run(self, keys, live):
         """Follow the wall clock until Esc; keys act the moment they arrive."""
@@ -266,7 +308,8 @@ class Game:
             now = time.monotonic()
             if now >= next_frame:
                 sim.run_until(t0 + int((now - wall0) * 1e6))
-                live.update(self.frame(), refresh=True)
+                if self._changed():
+                    live.update(self.frame(), refresh=True)
                 next_frame = max(next_frame + 1.0 / FPS, now)
 
 
@@ -295,7 +338,6 @@ def play(board, seed=1, dice=None, false_start_costs=False, console=None):
     sim = Sim(board, seed=seed, dice=dice, false_start_costs=false_start_costs)
     if sys.stdin is None or not sys.stdin.isatty() or not console.is_terminal:
         return _no_terminal(sim, console)
-    from sim.keys import Keys
     game = Game(sim)
     try:
         with Keys(sys.stdin) as keys, Live(game.frame(), console=console, auto_refresh=False) as live:

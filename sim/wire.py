@@ -3,8 +3,9 @@
 The firmware hands the port RGB frames; what a WS2812 chain receives also
 depends on the colour order and the brightness scaling. Rather than redo that
 ourselves, each chain is an adafruit-circuitpython-neopixel NeoPixel (on
-Blinka's OS-agnostic board) whose neopixel_write is replaced by a recorder:
+Blinka's OS-agnostic board) whose transmit step is replaced by a recorder:
 the bytes we show are exactly the bytes that library would clock out.
+Each strip records into its own slot, so several encoders can live together.
 Encoding runs when someone looks (the view, a test), not at every frame.
 """
 import os
@@ -24,16 +25,19 @@ class _Pin:
 class WireEncoder:
     def __init__(self, board):
         self.board = board
-        self._last = None
-        neopixel.neopixel_write = self._record
+        self.wire = [b""] * len(board.chains)
         self.strips = []
-        for c in board.chains:
+        for ci, c in enumerate(board.chains):
             strip = neopixel.NeoPixel(_Pin(c.pin), c.pixels, brightness=board.brightness,
                                       auto_write=False, pixel_order=c.order)
+            # the library calls _transmit(buffer) with the finished wire bytes
+            strip._transmit = self._recorder(ci)
             self.strips.append(strip)
 
-    def _record(self, pin, buf):
-        self._last = bytes(buf)
+    def _recorder(self, ci):
+        def record(buf):
+            self.wire[ci] = bytes(buf)
+        return record
 
     def encode(self, chain, rgb):
         """The bytes chain `chain` puts on the wire for an RGB frame."""
@@ -41,7 +45,7 @@ class WireEncoder:
         n = len(rgb) // 3
         strip[0:n] = [(rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]) for i in range(n)]
         strip.show()
-        return self._last
+        return self.wire[chain]
 
     @staticmethod
     def decode(wire, order, brightness):

@@ -5,6 +5,11 @@ field by field; a bad one is refused with a BoardError whose message names
 the file, the field and what is wrong, so the box can print it and blink an
 error code instead of crashing into a traceback loop.
 """
+try:
+    from typing import Any
+except ImportError:  # MicroPython: annotations are never evaluated
+    pass
+
 from cheesebox.dice import N_DICE
 from cheesebox.sampler import MAX_WINDOW
 
@@ -48,7 +53,7 @@ class Board:
         self.max_ma = 500
         self.debounce_ms = 12
         self.sample_us = 100
-        self.answers = None        # dict for keys/dial wiring, None for cards
+        self.answers = {}          # wiring of electronic plates (empty for cards)
         self.button_base = 0       # first GPIO of the button window
         self.button_width = 0
         self.source = ""
@@ -62,8 +67,8 @@ class Board:
         return self.plates != "cards"
 
     def input_pins(self):
-        """GPIO of each capture input: stations 0-7 (None if absent), ROLL 8th."""
-        pins = [None] * 9
+        """GPIO of each capture input: stations 0-7 (-1 if absent), ROLL 8th."""
+        pins = [-1] * 9
         for i in range(len(self.buzzers)):
             pins[i] = self.buzzers[i]
         pins[8] = self.roll_pin
@@ -74,7 +79,7 @@ def _fail(src, field, what):
     raise BoardError("%s: field '%s' %s" % (src, field, what))
 
 
-def _get(obj, key, src, field, kinds, required=True, default=None):
+def _get(obj, key, src, field, kinds, required=True, default=None) -> "Any":
     if not isinstance(obj, dict):
         _fail(src, field.rsplit(".", 1)[0] if "." in field else field, "must be an object")
     if key not in obj:
@@ -89,7 +94,7 @@ def _get(obj, key, src, field, kinds, required=True, default=None):
     return v
 
 
-def _pin(obj, key, src, field, used):
+def _pin(obj, key, src, field, used) -> int:
     p = _get(obj, key, src, field, int)
     if p < 0 or p > MAX_PIN:
         _fail(src, field, "must be a GPIO number 0-%d, got %d" % (MAX_PIN, p))
@@ -116,7 +121,7 @@ def load_board(spec, src="board.json"):
         raise BoardError("%s: must be a JSON object" % src)
     b = Board()
     b.source = src
-    used = {}
+    used = {}   # GPIO -> the field that uses it
     b.name = _get(spec, "name", src, "name", str)
     b.mcu = _get(spec, "mcu", src, "mcu", str, False, "rp2040")
     b.plates = _get(spec, "plates", src, "plates", str)

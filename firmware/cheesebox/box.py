@@ -14,7 +14,7 @@ from array import array
 try:
     from micropython import const
 except ImportError:  # CPython: the simulator and host tools
-    def const(x):
+    def const(x):  # pyright: ignore  (the stub types it differently)
         return x
 
 from cheesebox import ticks
@@ -25,7 +25,6 @@ from cheesebox.capture import Capture, PRESS
 from cheesebox.dice import CAMPAIGN, CHOICES, N_DICE, RandomRoller, dice_for_choice, default_dice
 from cheesebox.display import (BAD, MARK, OFF, OUT, SCORE, SCORE_LOW, STATION, WHEEL, Display)
 from cheesebox.faces import NAMES as FACE_NAMES
-from cheesebox.rand import randbelow
 from cheesebox.rules import count_ids
 
 ROLL_INPUT = const(8)          # capture input number of the ROLL button
@@ -87,6 +86,7 @@ class Box:
         self.state_at = now
         self.next_frame = now
         self.tour_pos = 0
+        self.tumble_seed = 1
         self.scored_at = now
         self.reveal_us = 0
         self.roll_down = False
@@ -129,7 +129,7 @@ class Box:
         """Bring every LED up to date now (also when not animating)."""
         self._render_dice()
         self.redraw = True
-        self._render(self.now)
+        self._render(self.port.ticks_ms())
         self.display.flush(self.port)
 
     def next_wake(self):
@@ -151,9 +151,10 @@ class Box:
     def _timer_wake(self, now):
         st = self.state
         if st == ROLLING:
+            reveal = max(0, ROLL_MS - ticks.diff(now, self.state_at))
             if self.animate:
-                return max(0, ticks.diff(self.next_frame, now))
-            return max(0, ROLL_MS - ticks.diff(now, self.state_at))
+                return min(reveal, max(0, ticks.diff(self.next_frame, now)))
+            return reveal
         if st == TOUR:
             return max(0, ticks.diff(self.next_frame, now))
         w = -1
@@ -228,9 +229,13 @@ class Box:
         if st == JOIN:
             self.joined[s] ^= 1
             self.tunes.play(sound.JOIN if self.joined[s] else sound.LEAVE, self.now)
+            if self.animate:
+                self._render_dice()         # the wheels for this many players
         elif st == MENU:
             self.choice = (self.choice + 1) % len(CHOICES)
             self.tunes.play(sound.MENU, self.now)
+            if self.animate:
+                self._render_dice()         # the dice of this choice
         elif st == READY:
             if m.marked == s:
                 if ticks.diff(self.now, self.scored_at) >= GUARD_MS:
@@ -288,7 +293,7 @@ class Box:
             self._score()
         elif st == GAMEOVER:
             c = self.campaign
-            if c is not None and c.tiebreak is not None:
+            if c is not None and c.tiebreak:
                 self._end_campaign()
             else:
                 self._new_game(None)
@@ -325,11 +330,11 @@ class Box:
 
     def _end_campaign(self):
         c = self.campaign
-        pool = c.tiebreak if c.tiebreak is not None else self.players()
+        pool = c.tiebreak if c.tiebreak else self.players()
         leaders = c.leaders(pool)
         if len(leaders) == 1:
             c.king = leaders[0]
-            c.tiebreak = None
+            c.tiebreak = []
             self._set_state(KING)
             self.tunes.play(sound.KING, self.now)
         else:
@@ -434,10 +439,15 @@ class Box:
 
     # -- drawing ----------------------------------------------------------
     def _tumble(self):
+        """A frame of tumbling faces. Its own pseudo-random numbers: drawing
+        must never use up the game's random source (rolls, tie-breaks)."""
         d = self.display
+        x = self.tumble_seed
         for i in range(len(self.in_play)):
+            x = (x * 1103515245 + 12345) & 0x3FFFFFFF
             die = self.in_play[i]
-            d.die(die, FACE_NAMES[self.dice_faces[die][randbelow(self.rng, 6)]])
+            d.die(die, FACE_NAMES[self.dice_faces[die][(x >> 16) % 6]])
+        self.tumble_seed = x
 
     def _tour_frame(self):
         d = self.display

@@ -13,7 +13,7 @@ class Campaign:
         self.wins = bytearray(MAX_STATIONS)
         self.game = 0                  # games started
         self.yellows = draw_campaign_yellows(rng)
-        self.tiebreak = None           # stations in a tie-break game, or None
+        self.tiebreak = []             # stations in a tie-break game ([]: none)
         self.king = -1
 
     def next_game(self):

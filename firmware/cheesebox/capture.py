@@ -20,7 +20,7 @@ from array import array
 try:
     from micropython import const
 except ImportError:  # CPython: the simulator and host tools
-    def const(x):
+    def const(x):  # pyright: ignore  (the stub types it differently)
         return x
 
 from cheesebox import ticks

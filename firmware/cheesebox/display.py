@@ -52,7 +52,7 @@ class Display:
                 baked[layout] = dict((name, bake(rows, layout)) for name, rows in ICONS.items())
             self.icons.append(baked[layout])
         self.shown = [None] * len(board.dice)   # icon name on each die
-        self.track_cache = [None] * (4 * len(board.tracks))
+        self.track_cache = [-1, None, -1, None] * len(board.tracks)   # points, rgb, extra, rgb
         self.wheel_cache = [None] * len(board.tracks)
 
     def die(self, d, name):
@@ -112,7 +112,7 @@ class Display:
         for d in range(len(self.shown)):
             self.shown[d] = None
         for i in range(len(self.track_cache)):
-            self.track_cache[i] = None
+            self.track_cache[i] = -1 if i % 2 == 0 else None
         for i in range(len(self.wheel_cache)):
             self.wheel_cache[i] = None
 

@@ -5,7 +5,7 @@ Faces are ints so that a roll is a bytearray and counting allocates nothing.
 try:
     from micropython import const
 except ImportError:  # CPython: the simulator and host tools
-    def const(x):
+    def const(x):  # pyright: ignore  (the stub types it differently)
         return x
 
 CHEESE1 = const(0)

@@ -5,7 +5,7 @@ Follows INTERPRETATION.md step by step; the box judges answers with it.
 try:
     from micropython import const
 except ImportError:  # CPython: the simulator and host tools
-    def const(x):
+    def const(x):  # pyright: ignore  (the stub types it differently)
         return x
 
 from cheesebox import faces as F

@@ -16,7 +16,7 @@ allocates nothing.
 try:
     from micropython import const
 except ImportError:  # CPython: the simulator and host tools
-    def const(x):
+    def const(x):  # pyright: ignore  (the stub types it differently)
         return x
 
 from array import array
@@ -33,8 +33,8 @@ NO_PIN = const(255)
 class SampleDecoder:
     """Turns sampler words into capture.sample(bits, t_us) calls.
 
-    pins: GPIO of each capture input (stations 0-7, then ROLL at index 8, or
-    whatever order the box uses); base: the first GPIO of the window; width:
+    pins: GPIO of each capture input (stations 0-7, then ROLL at index 8;
+    -1 where a board has no such input); base: the first GPIO of the window; width:
     window size; active_low: buttons pull the pin to ground.
     """
 
@@ -48,7 +48,7 @@ class SampleDecoder:
         self.snap_mask = (1 << width) - 1
         self.shift = bytearray(len(pins))
         for i in range(len(pins)):
-            if pins[i] is None:           # no such input on this board
+            if pins[i] < 0:               # no such input on this board
                 self.shift[i] = NO_PIN
                 continue
             if not base <= pins[i] < base + width:
@@ -99,7 +99,7 @@ def encode(loop_n, level_bits, pins, base, width, active_low=True):
     """
     snap = 0
     for i in range(len(pins)):
-        if pins[i] is not None and (level_bits >> i) & 1:
+        if pins[i] >= 0 and (level_bits >> i) & 1:
             snap |= 1 << (pins[i] - base)
     if active_low:
         snap ^= (1 << width) - 1

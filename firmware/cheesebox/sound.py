@@ -40,7 +40,7 @@ class TunePlayer:
 
     def _note(self, now_ms):
         tune = self.tune
-        if self.pos >= len(tune):
+        if tune is None or self.pos >= len(tune):
             self.tune = None
             self.port.tone(0)
             return

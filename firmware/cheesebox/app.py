@@ -1,0 +1,119 @@
+"""Start-up on the Pico: board file, safe boot, the main loop, error codes.
+
+A broken board or dice file never ends in a traceback loop: the message is
+printed on the USB console every few seconds and the box blinks an error
+code (on the Pico's own LED, and on the dice as a red X and the code's digit
+when the LEDs are known), while the REPL stays reachable for mpremote.
+Holding ROLL at power-up skips the game (safe boot).
+"""
+import json
+import sys
+import time
+
+import machine
+import micropython
+
+from cheesebox.board import BoardError, load_board
+from cheesebox.dice import DiceError, load_dice
+
+BOARD_FILE = "board.json"
+DICE_FILE = "dice.json"
+DEFAULT_ROLL_PIN = 14
+WATCHDOG_MS = 8000
+
+# error codes: blinks of the Pico's LED, digit on the dice
+ERR_BOARD = 1
+ERR_DICE = 2
+ERR_CRASH = 3
+
+
+def _read_json(path):
+    with open(path) as f:
+        return json.loads(f.read())
+
+
+def roll_held(pin):
+    """True when ROLL is held down at power-up (it pulls the pin low)."""
+    p = machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP)
+    time.sleep_ms(20)
+    return p.value() == 0
+
+
+def show_error(code, message, board=None, seconds=None):
+    """Print the message and blink the code; forever unless seconds is given."""
+    led = machine.Pin("LED", machine.Pin.OUT)
+    if board is not None:
+        try:
+            from cheesebox.display import Display
+            from cheesebox.port_rp2 import Rp2Port
+            port = Rp2Port(board)
+            d = Display(board)
+            d.die(0, "cross")
+            d.die(1, str(code))
+            d.flush(port)
+        except Exception as e:          # the LEDs are only a bonus here
+            print("cheesebox: cannot show the error on the LEDs:", e)
+    start = time.ticks_ms()
+    while seconds is None or time.ticks_diff(time.ticks_ms(), start) < seconds * 1000:
+        print("cheesebox error %d: %s" % (code, message))
+        for _ in range(code):
+            led.value(1)
+            time.sleep_ms(200)
+            led.value(0)
+            time.sleep_ms(300)
+        time.sleep_ms(2000)
+
+
+def load(board_file=BOARD_FILE, dice_file=DICE_FILE):
+    """(board, dice) from the flash; shows an error code and stops on a bad file."""
+    try:
+        board = load_board(_read_json(board_file), board_file)
+    except OSError:
+        show_error(ERR_BOARD, "%s: missing (copy boards/NAME.json there)" % board_file)
+    except ValueError as e:              # BoardError, or JSON that does not parse
+        show_error(ERR_BOARD, str(e) if isinstance(e, BoardError) else
+                   "%s: is not valid JSON (%s)" % (board_file, e))
+    dice = None
+    try:
+        dice = load_dice(_read_json(dice_file), dice_file)
+    except OSError:
+        pass                              # no dice file: the default dice
+    except ValueError as e:
+        show_error(ERR_DICE, str(e) if isinstance(e, DiceError) else
+                   "%s: is not valid JSON (%s)" % (dice_file, e), board)
+    return board, dice
+
+
+def main():
+    micropython.alloc_emergency_exception_buf(100)
+    roll_pin = DEFAULT_ROLL_PIN
+    try:
+        roll_pin = int(_read_json(BOARD_FILE)["roll"])
+    except Exception:
+        pass                              # load() reports a bad board file
+    if roll_held(roll_pin):
+        print("cheesebox: ROLL held at power-up: safe boot, the game does not start")
+        return
+    board, dice = load()
+    import random
+    from cheesebox.box import Box
+    from cheesebox.port_rp2 import Rp2Port
+    port = Rp2Port(board)
+    box = Box(board, port, random, dice=dice)
+    port.watchdog(WATCHDOG_MS)
+    print("cheesebox: %s ready, %d stations" % (board.name, board.stations))
+    try:
+        while True:
+            box.step()
+            port.idle(box.next_wake())
+    except KeyboardInterrupt:
+        # mpremote stops the game with Ctrl-C; the watchdog cannot be stopped,
+        # so a timer keeps feeding it while someone works at the REPL
+        print("cheesebox: stopped (Ctrl-C)")
+        keep_fed = machine.Timer(period=1000, callback=lambda t: port.idle(0))
+        sys.modules["cheesebox_keep_fed"] = keep_fed   # keep a reference
+        raise
+    except Exception as e:
+        sys.print_exception(e)
+        show_error(ERR_CRASH, "crashed: %r; restarting" % e, None, seconds=5)
+        machine.reset()

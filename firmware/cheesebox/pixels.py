@@ -1,0 +1,78 @@
+"""From the box's RGB frames to WS2812 wire bytes, inside a power budget.
+
+Pure: the rp2 port encodes with it; the tests check it against the Adafruit
+NeoPixel library's bytes. Brightness is in per mille (int), so nothing here
+allocates floats on the Pico.
+
+Power: a WS2812B draws up to ~20 mA per colour channel at full and ~0.6 mA
+idle (0.6 mA here). The board's max_ma is the supply (USB: 500 mA) less what the Pico and
+piezo take; when the frames would draw more, every chain is dimmed by the
+same factor, so the box dims only as much as needed and never browns out.
+"""
+try:
+    from micropython import const
+except ImportError:  # CPython: the simulator and host tools
+    def const(x):  # pyright: ignore  (the stub types it differently)
+        return x
+
+MA_PER_CHANNEL = const(20)     # mA of one channel at 255
+IDLE_UA_PER_PIXEL = const(600)   # datasheets: 0.3-1 mA
+RESERVED_MA = const(100)       # the Pico, piezo and margin
+ORDERS = {"RGB": (0, 1, 2), "RBG": (0, 2, 1), "GRB": (1, 0, 2),
+          "GBR": (2, 0, 1), "BRG": (1, 2, 0), "BGR": (2, 1, 0)}
+
+
+def fill_table(table, permille):
+    """table[v] = v * permille // 1000, in place (no allocation)."""
+    for v in range(256):
+        table[v] = v * permille // 1000
+
+
+def encode(rgb, out, order, table):
+    """Write wire bytes for RGB frame `rgb` into `out` (same length)."""
+    ri, gi, bi = ORDERS[order]
+    for i in range(0, len(rgb), 3):
+        out[i + ri] = table[rgb[i]]
+        out[i + gi] = table[rgb[i + 1]]
+        out[i + bi] = table[rgb[i + 2]]
+
+
+def channel_sum(rgb):
+    """Sum of every channel byte of a frame (the light it asks for)."""
+    total = 0
+    for v in rgb:
+        total += v
+    return total
+
+
+class PowerLimit:
+    """Keeps the sum of every chain's estimated current under the budget."""
+
+    def __init__(self, pixels_per_chain, max_ma, permille):
+        self.permille = permille                  # the board's brightness
+        self.sums = [0] * len(pixels_per_chain)   # channel_sum of each chain's frame
+        self.idle_ma = sum(pixels_per_chain) * IDLE_UA_PER_PIXEL // 1000
+        self.room_ma = max_ma - RESERVED_MA - self.idle_ma
+
+    def lit_ma(self, permille):
+        """Estimated current of the lit channels at `permille` brightness."""
+        total = 0
+        for s in self.sums:
+            total += s * permille // 1000
+        return total * MA_PER_CHANNEL // 255
+
+    def update(self, chain, rgb):
+        """Record a chain's new frame; returns the brightness for ALL chains."""
+        self.sums[chain] = channel_sum(rgb)
+        return self.allowed()
+
+    def allowed(self):
+        want = self.lit_ma(self.permille)
+        if want <= self.room_ma:
+            return self.permille
+        if self.room_ma <= 0:
+            return 0
+        return self.permille * self.room_ma // want
+
+    def total_ma(self, permille):
+        return self.lit_ma(permille) + self.idle_ma

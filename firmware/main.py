@@ -1,0 +1,8 @@
+"""The Cheese Box: started by MicroPython at power-up.
+
+Hold ROLL while powering up to skip the game (safe boot) and keep the REPL
+free for mpremote.
+"""
+from cheesebox.app import main
+
+main()

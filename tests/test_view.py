@@ -1,0 +1,215 @@
+"""The terminal view: what a player would see on the screen.
+
+Pictures are recorded with Rich and read back cell by cell (character,
+foreground and background colour), so these tests check the drawing a
+player gets, not the view's internals.
+"""
+import io
+import json
+import os
+import sys
+
+import pytest
+from rich.console import Console
+from rich.text import Text
+
+from cheesebox.board import load_board, read_board
+from cheesebox.icons import ICONS, PALETTE
+from sim.keys import ESC, parse
+from sim.scenario import Sim, run_script
+from sim.view import DARK, BoxView, Game, play, snapshot
+from sim.wire import WireEncoder
+
+BOARDS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "boards")
+ROUND = """players 3
+dice yellow
+roll cheese3 cheese1 cat
+rollbutton
+wait 1600
+buzz P1
+buzz P2
+"""
+
+
+def board(name="pico-4p", **chain_and_dice):
+    """A board from boards/, optionally with every chain's order or every die's layout changed."""
+    with open(os.path.join(BOARDS, name + ".json")) as f:
+        spec = json.load(f)
+    for c in spec["chains"]:
+        c["order"] = chain_and_dice.get("order", c["order"])
+    for d in spec["dice"]:
+        d["layout"] = chain_and_dice.get("layout", d["layout"])
+    return load_board(spec, name)
+
+
+def headless(b, script=""):
+    sim = Sim(b)
+    sim.box.animate = False
+    run_script(sim, script)
+    return sim
+
+
+def screen(draw):
+    """Rows of (char, fg, bg) cells of what `draw(console)` printed."""
+    console = Console(record=True, width=120, file=io.StringIO())
+    draw(console)
+    rows = []
+    for line in Text.from_ansi(console.export_text(styles=True)).split("\n"):
+        row = []
+        for i, ch in enumerate(line.plain):
+            st = line.get_style_at_offset(console, i)
+            fg = tuple(st.color.triplet) if st.color and st.color.triplet else None
+            bg = tuple(st.bgcolor.triplet) if st.bgcolor and st.bgcolor.triplet else None
+            row.append((ch, fg, bg))
+        rows.append(row)
+    return rows
+
+
+def text_of(rows):
+    return "\n".join("".join(c[0] for c in row) for row in rows)
+
+
+def die_pixels(rows, d, name):
+    """The 8x8 colours drawn under the label 'd name' (2 columns, half a line per LED)."""
+    label = "%d %s" % (d, name)
+    for r, row in enumerate(rows):
+        col = "".join(c[0] for c in row).find(label)
+        if col >= 0:
+            return [[rows[r + 1 + y // 2][col + 2 * x][1 if y % 2 == 0 else 2] for x in range(8)]
+                    for y in range(8)]
+    raise AssertionError("no die labelled %r on screen" % label)
+
+
+def track_leds(rows, s):
+    """Colours of station s's 7 score LEDs and its wheel LED."""
+    for row in rows:
+        line = "".join(c[0] for c in row)
+        if line.startswith("[%d] P%d" % (s, s)):
+            return [c[1] for c in row if c[0] in "\u25cf\u25c9"]
+    raise AssertionError("no track for P%d on screen" % s)
+
+
+def close(a, b):
+    return a is not None and all(abs(x - y) <= 4 for x, y in zip(a, b))
+
+
+def icon(name):
+    return [[PALETTE[ch] if ch != "." else DARK for ch in row] for row in ICONS[name]]
+
+
+def same_picture(got, want):
+    return all(close(got[y][x], want[y][x]) for y in range(8) for x in range(8))
+
+
+@pytest.mark.parametrize("layout", ["serpentine", "rows"])
+def test_revealed_faces_are_drawn_on_their_dice(layout):
+    sim = headless(board(layout=layout), ROUND)
+    rows = screen(lambda c: snapshot(sim, c))
+    assert same_picture(die_pixels(rows, 1, "yellow A"), icon("cheese3"))
+    assert same_picture(die_pixels(rows, 2, "yellow B"), icon("cheese1"))
+    assert same_picture(die_pixels(rows, 3, "yellow C"), icon("cat"))
+    cheese = PALETTE["Y"]
+    assert any(close(c, cheese) for line in die_pixels(rows, 1, "yellow A") for c in line)
+    assert not any(close(c, cheese) for line in die_pixels(rows, 3, "yellow C") for c in line)
+    # the orange dice are not in play: dark, but their outline is there
+    assert all(c == DARK for line in die_pixels(rows, 4, "orange dog") for c in line)
+
+
+def test_tracks_and_status_after_a_scored_round():
+    sim = headless(board(), ROUND)
+    rows = screen(lambda c: snapshot(sim, c))
+    assert text_of(rows).strip().split("\n")[-2].startswith("check")
+    run_script(sim, "rollbutton\nwait 3000")      # scored; the loss blink is over
+    rows = screen(lambda c: snapshot(sim, c))
+    lit = [sum(1 for c in track_leds(rows, s)[:7] if c != DARK) for s in (1, 2, 3, 4)]
+    assert lit == [7, 7, 6, 0]
+    assert all(close(c, (0, 170, 40)) for c in track_leds(rows, 3)[:6])   # points, card unflipped
+    state, points = text_of(rows).strip().split("\n")[-2:]
+    assert state.startswith("ready") and "rounds 1" in state and "marked P3" in state
+    assert points.split(" \u00b7 ") == ["P1 7", "P2 7", "P3 6"]
+
+
+def test_an_eliminated_player_glows_dim_red_not_off():
+    sim = headless(board(), "players 3\ndice yellow\n" + "penalty P3\n" * 7)
+    leds = track_leds(screen(lambda c: snapshot(sim, c)), 3)
+    r, g, b = leds[0]
+    assert r >= 100 and g == b == 0
+    assert leds[1:] == [DARK] * 7
+
+
+@pytest.mark.parametrize("order", ["GRB", "RGB", "BGR"])
+def test_colour_order_is_decoded_from_the_wire(order):
+    b = board(order=order)
+    sim = Sim(b)
+    red = bytes((255, 0, 0)) * b.chains[0].pixels
+    sim.port.rgb[0] = red
+    wire = WireEncoder(b).encode(0, red)
+    r = order.index("R")
+    assert wire[r] > 0 and all(wire[i] == 0 for i in range(3) if i != r)
+    if order == "GRB":
+        assert wire[0] == 0 and wire[2] == 0
+    rows = screen(lambda c: c.print(BoxView(sim).render()))
+    assert all(close(c, (255, 0, 0)) for line in die_pixels(rows, 1, "yellow A") for c in line)
+
+
+def test_without_a_terminal_play_shows_the_demo(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert play(read_board(os.path.join(BOARDS, "pico-4p.json"))) == 0
+    out = capsys.readouterr().out
+    assert "needs a terminal" in out
+    assert "gameover" in out and "winner P1" in out and "P2 0 out" in out
+
+
+def test_without_a_terminal_electronic_plates_show_the_idle_box(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert play(read_board(os.path.join(BOARDS, "pico-8p.json"))) == 0
+    out = capsys.readouterr().out
+    assert "needs a terminal" in out and "demo" not in out
+    assert out.strip().split("\n")[-1].startswith("join")
+
+
+def keys(game, typed, ms=300):
+    """Type keys into the game, the clock running `ms` after each."""
+    for k in typed:
+        assert game.key(k)
+        game.sim.run_until(game.sim.now_us + ms * 1000)
+
+
+def test_keys_join_choose_roll_and_penalise():
+    game = Game(Sim(board()))
+    keys(game, ["1", "2", "3", " "])
+    assert game.sim.box.state_name() == "menu"
+    keys(game, ["1", " "])
+    r = game.sim.result()
+    assert r["state"] == "ready" and r["dice"] == ["yellow A", "yellow B", "yellow C", "orange dog"]
+    keys(game, ["p", "2", "p", "x", "9"])       # x cancels the second penalty; 9 is no buzzer here
+    assert game.sim.result()["points"] == {"P1": 7, "P2": 6, "P3": 7}
+    keys(game, [" "], ms=1700)
+    assert game.sim.box.state_name() == "grab"
+    assert game._changed() and not game._changed()    # nothing new: no redraw
+    keys(game, ["3"], ms=0)
+    assert game._changed()
+    assert game.key(ESC) is False
+
+
+def test_keys_place_electronic_plates_and_hold_roll():
+    game = Game(Sim(board("pico-8p")))
+    keys(game, ["1", "2", " ", " "])
+    run_script(game.sim, "roll mouse2 cheese1 cat")     # nothing left: plate 0 is right
+    keys(game, [" "], ms=1700)
+    keys(game, ["w", "3", "q", "0", "1"])
+    port = game.sim.port
+    assert (port.answer_val[1], port.answer_seq[1]) == (3, 1)
+    assert (port.answer_val[0], port.answer_seq[0]) == (0, 1)
+    assert game.sim.box.state_name() == "ready"      # P1 grabbed: scored at once
+    assert game.sim.result()["points"] == {"P1": 7, "P2": 6}
+    keys(game, ["L"], ms=2500)
+    assert game.sim.box.state_name() == "rolling"    # a long ROLL in a game rolls, on release
+    game.sim.run_until(game.sim.now_us + 1700000)
+    assert game.sim.box.state_name() == "grab"
+
+
+def test_terminal_keys_are_parsed():
+    assert parse("12 ") == ["1", "2", " "]
+    assert parse("\x1b") == [ESC]
+    assert parse("\x1b[A1\x1bOP2\x1b[15~3") == ["1", "2", "3"]
