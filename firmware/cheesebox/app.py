@@ -26,6 +26,8 @@ ERR_BOARD = 1
 ERR_DICE = 2
 ERR_CRASH = 3
 
+_keep_fed = None    # the timer feeding the watchdog after Ctrl-C
+
 
 def _read_json(path):
     with open(path) as f:
@@ -110,8 +112,12 @@ def main():
         # mpremote stops the game with Ctrl-C; the watchdog cannot be stopped,
         # so a timer keeps feeding it while someone works at the REPL
         print("cheesebox: stopped (Ctrl-C)")
-        keep_fed = machine.Timer(period=1000, callback=lambda t: port.idle(0))
-        sys.modules["cheesebox_keep_fed"] = keep_fed   # keep a reference
+        global _keep_fed
+
+        def feed(t):
+            port.idle(0)
+        _keep_fed = machine.Timer(-1)
+        _keep_fed.init(period=1000, callback=feed)
         raise
     except Exception as e:
         sys.print_exception(e)

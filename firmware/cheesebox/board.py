@@ -6,7 +6,7 @@ the file, the field and what is wrong, so the box can print it and blink an
 error code instead of crashing into a traceback loop.
 """
 try:
-    from typing import Any
+    from typing import Any, NoReturn
 except ImportError:  # MicroPython: annotations are never evaluated
     pass
 
@@ -75,7 +75,7 @@ class Board:
         return pins
 
 
-def _fail(src, field, what):
+def _fail(src, field, what) -> "NoReturn":
     raise BoardError("%s: field '%s' %s" % (src, field, what))
 
 

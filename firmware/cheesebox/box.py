@@ -12,9 +12,9 @@ game over ends the game (or the King of the Cheese Mountain campaign).
 from array import array
 
 try:
-    from micropython import const
+    from micropython import const  # pyright: ignore  (typed apart from our fallback)
 except ImportError:  # CPython: the simulator and host tools
-    def const(x):  # pyright: ignore  (the stub types it differently)
+    def const(x):
         return x
 
 from cheesebox import ticks

@@ -18,9 +18,9 @@ Everything is preallocated: sample() and pop() allocate nothing.
 from array import array
 
 try:
-    from micropython import const
+    from micropython import const  # pyright: ignore  (typed apart from our fallback)
 except ImportError:  # CPython: the simulator and host tools
-    def const(x):  # pyright: ignore  (the stub types it differently)
+    def const(x):
         return x
 
 from cheesebox import ticks

@@ -3,9 +3,9 @@
 Faces are ints so that a roll is a bytearray and counting allocates nothing.
 """
 try:
-    from micropython import const
+    from micropython import const  # pyright: ignore  (typed apart from our fallback)
 except ImportError:  # CPython: the simulator and host tools
-    def const(x):  # pyright: ignore  (the stub types it differently)
+    def const(x):
         return x
 
 CHEESE1 = const(0)

@@ -5,9 +5,9 @@ press, a penalty or the end of the roll happens, and draws what it reports.
 Stations are numbered 0-7; only joined stations take part.
 """
 try:
-    from micropython import const
+    from micropython import const  # pyright: ignore  (typed apart from our fallback)
 except ImportError:  # CPython: the simulator and host tools
-    def const(x):  # pyright: ignore  (the stub types it differently)
+    def const(x):
         return x
 
 from cheesebox.rules import answer_is_right

@@ -10,9 +10,9 @@ piezo take; when the frames would draw more, every chain is dimmed by the
 same factor, so the box dims only as much as needed and never browns out.
 """
 try:
-    from micropython import const
+    from micropython import const  # pyright: ignore  (typed apart from our fallback)
 except ImportError:  # CPython: the simulator and host tools
-    def const(x):  # pyright: ignore  (the stub types it differently)
+    def const(x):
         return x
 
 MA_PER_CHANNEL = const(20)     # mA of one channel at 255

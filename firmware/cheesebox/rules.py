@@ -3,9 +3,9 @@
 Follows INTERPRETATION.md step by step; the box judges answers with it.
 """
 try:
-    from micropython import const
+    from micropython import const  # pyright: ignore  (typed apart from our fallback)
 except ImportError:  # CPython: the simulator and host tools
-    def const(x):  # pyright: ignore  (the stub types it differently)
+    def const(x):
         return x
 
 from cheesebox import faces as F

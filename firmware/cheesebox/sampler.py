@@ -14,9 +14,9 @@ Words stay below 2**30, so on a 32-bit port they are small ints: decoding
 allocates nothing.
 """
 try:
-    from micropython import const
+    from micropython import const  # pyright: ignore  (typed apart from our fallback)
 except ImportError:  # CPython: the simulator and host tools
-    def const(x):  # pyright: ignore  (the stub types it differently)
+    def const(x):
         return x
 
 from array import array

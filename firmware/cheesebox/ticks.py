@@ -5,9 +5,9 @@ the simulator wraps at the same point, so the firmware only ever compares
 ticks through diff() and add(), and the wrap is exercised in every sim game.
 """
 try:
-    from micropython import const
+    from micropython import const  # pyright: ignore  (typed apart from our fallback)
 except ImportError:  # CPython: the simulator and host tools
-    def const(x):  # pyright: ignore  (the stub types it differently)
+    def const(x):
         return x
 
 PERIOD = const(0x40000000)
