@@ -16,10 +16,11 @@ STAMP   := $(VENV)/.stamp
 ARGS    ?=
 
 MICROPYTHON  := $(VENV)/bin/micropython
-# pyright with the MicroPython rp2 stubs lives in its own venv, so the stubs
-# (machine, neopixel, micropython, a MicroPython stdlib) never shadow CPython's
-TVENV   := .venv-typecheck
-TSTAMP  := $(TVENV)/.stamp
+# pyright and the MicroPython rp2 stubs go in their own folder (pip --target),
+# so the stubs (machine, neopixel, micropython, a MicroPython stdlib) never
+# shadow CPython's modules in .venv
+TDIR    := .typecheck
+TSTAMP  := $(TDIR)/.stamp
 # The Pico has about 190 KiB of heap; this 64-bit MicroPython needs ~1.8x the
 # bytes for the same objects, so 340K here is a Pico-sized heap.
 MP_HEAP      ?= 340K
@@ -54,19 +55,19 @@ test: $(STAMP)
 	$(MAKE) --no-print-directory test-mp
 	$(MAKE) --no-print-directory test-py
 
-$(TSTAMP): requirements-typecheck.txt
-	@if [ ! -x $(TVENV)/bin/python ]; then $(PYTHON3) -m venv --clear $(TVENV); fi
-	@echo "make: pip install -r requirements-typecheck.txt (log: $(TVENV)/pip-install.log)"
-	@if ! $(TVENV)/bin/python -m pip install --disable-pip-version-check -r requirements-typecheck.txt \
-	      > $(TVENV)/pip-install.log 2>&1; then \
-	  grep -v "is ignored: it is neither a file nor a directory" $(TVENV)/pip-install.log | tail -n 40; \
+$(TSTAMP): requirements-typecheck.txt $(STAMP)
+	@echo "make: pip install --target $(TDIR) -r requirements-typecheck.txt (log: $(VENV)/typecheck-install.log)"
+	@rm -rf $(TDIR)
+	@if ! $(PY) -m pip install --disable-pip-version-check --target $(TDIR) -r requirements-typecheck.txt \
+	      > $(VENV)/typecheck-install.log 2>&1; then \
+	  grep -v "is ignored: it is neither a file nor a directory" $(VENV)/typecheck-install.log | tail -n 40; \
 	  echo "make: pip install failed"; exit 1; \
 	fi
 	@touch $(TSTAMP)
 
 # firmware/ against the real MicroPython API (rp2 stubs): zero errors
 typecheck: $(TSTAMP)
-	$(TVENV)/bin/pyright --project pyrightconfig.json
+	PYTHONPATH=$(TDIR) $(PY) -m pyright --project pyrightconfig.json
 
 check-mpy: $(STAMP)
 	$(PY) host_tools/check_mpy.py
@@ -81,5 +82,5 @@ sim: $(STAMP)
 	$(PY) -m sim $(ARGS)
 
 clean:
-	rm -rf $(VENV) $(TVENV) .pytest_cache .hypothesis build
+	rm -rf $(VENV) $(TDIR) .pytest_cache .hypothesis build
 	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +
