@@ -65,29 +65,21 @@ class Sim:
     def run_until(self, t_us):
         """Advance virtual time to t_us, stepping the box only when something
         can happen: one of its timers, or a button edge old enough to pass the
-        debounce window. An edge the box says changes nothing (a buzzer let
-        go) only gets the capture's own debounce tick, as the Pico's input
-        path would, and its event waits in the capture's queue for the next
-        step."""
+        debounce window. Edges the box says change nothing (a buzzer let go)
+        make no step of their own: the port hands them over at the next one,
+        debounced as the Pico's continuous polling would have (SimPort.poll)."""
         port = self.port
         box = self.box
-        cap = box.capture
-        settle = cap.debounce_us
+        settle = box.capture.debounce_us
         wanted = box.wants_edge
         while True:
             nxt = -1
             wake = box.next_wake()
             if wake >= 0:
                 nxt = port.t + wake * 1000
-            e = port.next_edge()
+            e = port.next_edge(wanted)
             if e >= 0 and (nxt < 0 or e + settle < nxt):
                 nxt = e + settle
-                if not wanted(port.edges[0][1], port.edges[0][2]) and nxt <= t_us:
-                    if nxt > port.t:
-                        port.t = nxt
-                    port.poll(cap)
-                    cap.settle(port.ticks_us())
-                    continue
             if nxt < 0 or nxt > t_us:
                 port.t = t_us
                 return

@@ -52,7 +52,6 @@ class SimPort:
         if not edges or edges[0][0] > self.t:
             return
         dec = self.decoder
-        dec.advance(self.ticks_us())
         k = 0
         n = len(edges)
         while k < n and edges[k][0] <= self.t:
@@ -67,8 +66,13 @@ class SimPort:
             if k < n and edges[k][0] <= self.t and -(-(edges[k][0] - self.t0) // LOOP_US) == loop:
                 continue
             self.words += 1
-            dec.feed(encode(loop, self.level, self.pins, self.board.button_base,
-                            self.board.button_width), capture)
+            word = encode(loop, self.level, self.pins, self.board.button_base,
+                          self.board.button_width)
+            # the Pico polls all the time: it read this word right after its
+            # loop, and what had settled before it was confirmed then
+            dec.advance((self.t0 + loop * LOOP_US) & ticks.MASK)
+            capture.settle(dec.time_of(word))
+            dec.feed(word, capture)
         del edges[:k]
 
     def show(self, chain, buf):
@@ -94,9 +98,13 @@ class SimPort:
             i -= 1
         self.edges.insert(i, e)
 
-    def next_edge(self):
-        """Time of the next scheduled edge, -1 if none."""
-        return self.edges[0][0] if self.edges else -1
+    def next_edge(self, wanted=None):
+        """Time of the next scheduled edge that wanted(bit, level) accepts
+        (any edge if wanted is None), -1 if none."""
+        for t, bit, level in self.edges:
+            if wanted is None or wanted(bit, level):
+                return t
+        return -1
 
     def place(self, s, k):
         """Electronic plates: station s puts down plate k."""

@@ -168,7 +168,7 @@ class Table:
             assert m.replays == self.prev_replays
             for s in joined:
                 want = max(0, self.prev_points[s] - drop.get(s, 0)) if s not in self.prev_elim else 0
-                assert m.points[s] == want, (s, m.points[s], want, self.log[-3:])
+                assert m.points[s] == want, (s, m.points[s], want, self.log[-12:])
         if m.phase == M.OVER:
             assert state == B.GAMEOVER
             assert len(act) == 1 and m.winner == act[0]
@@ -287,7 +287,7 @@ class Table:
             self.log.append(("roll",))
             self.sim.press(ROLL_BIT)
             self.check()
-        assert self.box.state == B.ROLLING, self.box.state_name()
+        assert self.box.state == B.ROLLING, (self.box.state_name(), self.log)
 
     def play_round(self):
         box, m, r, p = self.box, self.box.match, self.r, self.p
