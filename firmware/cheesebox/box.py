@@ -23,7 +23,9 @@ from cheesebox import sound
 from cheesebox.campaign import Campaign
 from cheesebox.capture import Capture, PRESS
 from cheesebox.dice import CAMPAIGN, CHOICES, N_DICE, RandomRoller, dice_for_choice, default_dice
-from cheesebox.display import (BAD, MARK, OFF, OUT, SCORE, SCORE_LOW, STATION, WHEEL, Display)
+from cheesebox.display import (BAD, MARK, OFF, OUT, SCORE, SCORE_LOW, STATION, STUCK, WHEEL,
+                                Display)
+from cheesebox.events import EventLog, name
 from cheesebox.faces import NAMES as FACE_NAMES
 from cheesebox.rules import count_ids
 
@@ -51,7 +53,10 @@ GRAB = const(5)
 CHECK = const(6)
 GAMEOVER = const(7)
 KING = const(8)
-STATE_NAMES = ("join", "menu", "ready", "tour", "rolling", "grab", "check", "gameover", "king")
+RESUME = const(9)
+STATE_NAMES = ("join", "menu", "ready", "tour", "rolling", "grab", "check", "gameover", "king",
+               "resume")
+STUCK_MS = const(5000)         # a button held this long is stuck: ignored until let go
 
 MENU_ICONS = ("cheese1", "cheese2", "cheese3", "dog", "innkeeper", "king")
 DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7")
@@ -60,7 +65,8 @@ DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7")
 class Box:
     """The Cheese Master box on any port (see port.py)."""
 
-    def __init__(self, board, port, rng, dice=None, roller=None, false_start_costs=False):
+    def __init__(self, board, port, rng, dice=None, roller=None, false_start_costs=False,
+                 store=None, log=None):
         self.board = board
         self.port = port
         self.rng = rng
@@ -97,11 +103,26 @@ class Box:
         self.flashing = 0              # how many stations flash
         self.answer_seq = bytearray(8)
         self.false_starts = 0
-        self.error = None
+        self.store = store             # save.Store, or None: nothing is saved
+        self.log = log if log is not None else EventLog()
+        self.log.clock = port.ticks_ms
+        self.saved = None              # a saved unfinished game, offered at power-up
+        self.notice = ""               # a problem to show at joining (bad saved file)
+        self.down_since = array("i", [0] * N_INPUTS)   # when each input went down
+        self.down = 0                  # inputs held down (bit mask)
+        self.stuck = 0                 # inputs held too long: ignored until let go
         # False when nobody watches (the headless simulator): wake only for the
         # game's own timers, no tunes, LEDs drawn only when draw() is called.
         # The game plays exactly the same either way.
         self.animate = True
+        if store is not None:
+            self.saved = store.load()
+            if store.problem:
+                self.notice = store.problem
+                self.log("error", {"what": store.problem})
+        if self.saved is not None:
+            self.state = RESUME
+        self.log("boot", {"board": board.name, "resume": self.saved is not None})
         self.redraw = True             # tracks need drawing (input, timer, state)
         self.look = -1                 # blink phase and loss blink last drawn
         self._render_dice()
@@ -140,6 +161,9 @@ class Box:
         if d >= 0:
             best = (d + 999) // 1000
         w = self._timer_wake(now)
+        if w >= 0 and (best < 0 or w < best):
+            best = w
+        w = self._stuck_wake(now)
         if w >= 0 and (best < 0 or w < best):
             best = w
         if self.animate:
@@ -197,6 +221,21 @@ class Box:
                 self.match.place(s, port.answer_val[s])
 
     def _on_input(self, kind, inp, t_us):
+        bit = 1 << inp
+        if kind == PRESS:
+            self.down |= bit
+            self.down_since[inp] = self.now
+        else:
+            self.down &= ~bit
+            if self.stuck & bit:
+                self.stuck &= ~bit          # let go at last: it counts again
+                self.redraw = True
+                self.log("unstuck", {"input": self._input_name(inp)})
+                if inp == ROLL_INPUT:
+                    self.roll_down = False
+                return
+        if self.stuck & bit:
+            return
         if kind == PRESS or inp == ROLL_INPUT:
             self.redraw = True
         if inp == ROLL_INPUT:
@@ -218,9 +257,46 @@ class Box:
             self.roll_used = True
             self._penalty(inp)
             return
+        if self.log.write is not None and self._in_game():
+            self.log("press", {"p": name(inp), "t_us": t_us})
         self._on_buzz(inp, t_us)
 
+    def _input_name(self, inp):
+        return "ROLL" if inp == ROLL_INPUT else name(inp)
+
+    def _check_stuck(self, now):
+        """Flag inputs held down for STUCK_MS: a jammed switch must not hold
+        the game (a stuck ROLL would turn every grab into a penalty)."""
+        held = self._held()
+        if not held:
+            return
+        for i in range(N_INPUTS):
+            if (held >> i) & 1 and ticks.diff(now, self.down_since[i]) >= STUCK_MS:
+                self.stuck |= 1 << i
+                self.redraw = True
+                if i == ROLL_INPUT:
+                    self.roll_down = False
+                    self.roll_used = True
+                self.log("stuck", {"input": self._input_name(i)})
+
+    def _held(self):
+        """Inputs down (press seen) and not let go, per the debounced level."""
+        return self.down & self.capture.stable & ~self.stuck
+
+    def _stuck_wake(self, now):
+        held = self._held()
+        if not held:
+            return -1
+        w = -1
+        for i in range(N_INPUTS):
+            if (held >> i) & 1:
+                d = max(0, STUCK_MS - ticks.diff(now, self.down_since[i]))
+                if w < 0 or d < w:
+                    w = d
+        return w
+
     def _in_game(self):
+        """True while a game runs (penalties count, presses are logged)."""
         return self.state in (READY, TOUR, ROLLING, GRAB, CHECK)
 
     def _on_buzz(self, s, t_us):
@@ -228,7 +304,9 @@ class Box:
         m = self.match
         if st == JOIN:
             self.joined[s] ^= 1
+            self.notice = ""
             self.tunes.play(sound.JOIN if self.joined[s] else sound.LEAVE, self.now)
+            self.log("join" if self.joined[s] else "leave", {"p": name(s)})
             if self.animate:
                 self._render_dice()         # the wheels for this many players
         elif st == MENU:
@@ -249,6 +327,7 @@ class Box:
         elif st == ROLLING or (st == GRAB and ticks.diff(t_us, self.reveal_us) < 0):
             if m.active[s]:
                 self.false_starts += 1
+                self.log("false_start", {"p": name(s)})
                 if self.false_start_costs:
                     self._penalty(s)
                 else:
@@ -258,13 +337,18 @@ class Box:
             r = m.press(s)
             if r == M.GRAB:
                 self.tunes.play(sound.GRAB, self.now)
+                self.log("grab", {"p": name(s), "t_us": t_us,
+                                  "plate": m.locked[s] if self.board.electronic else None})
             elif r == M.REFUSED:
+                self.log("refused", {"p": name(s)})
                 self._flash(s)
                 self.tunes.play(sound.REFUSED, self.now)
                 self._after_loss()
             self._after_grab()
         elif st == CHECK:
             r = m.press(s)
+            if r == M.OWNED_UP or r == M.TAKEN_BACK:
+                self.log("own_up" if r == M.OWNED_UP else "take_back", {"p": name(s)})
             if r == M.OWNED_UP:
                 self.tunes.play(sound.OWN_UP, self.now)
             elif r == M.TAKEN_BACK:
@@ -280,7 +364,9 @@ class Box:
 
     def _on_roll(self):
         st = self.state
-        if st == JOIN:
+        if st == RESUME:
+            self._resume()
+        elif st == JOIN:
             if sum(self.joined) >= 2:
                 self._set_state(MENU)
                 self.tunes.play(sound.MENU, self.now)
@@ -302,7 +388,14 @@ class Box:
 
     def _on_long_roll(self):
         st = self.state
-        if st == GAMEOVER:
+        if st == RESUME:
+            # a new game instead: the saved one is dropped
+            self.saved = None
+            if self.store is not None:
+                self.store.clear()
+            self.log("discard", None)
+            self._set_state(JOIN)
+        elif st == GAMEOVER:
             if self.campaign is not None:
                 self._end_campaign()
             else:
@@ -327,6 +420,10 @@ class Box:
         self.shown_roll = False
         self.scored_at = ticks.add(self.now, -LOSS_MS)
         self._set_state(READY)
+        self.log("game", {"players": [name(s) for s in stations],
+                          "dice": [self.dice_names[d] for d in self.in_play],
+                          "campaign": c.game if c is not None else None})
+        self._save()
 
     def _end_campaign(self):
         c = self.campaign
@@ -344,6 +441,7 @@ class Box:
     def _start_roll(self):
         m = self.match
         m.start_round()
+        self.log("roll", {"round": m.round_no})
         self.shown_roll = False
         self._set_state(ROLLING)
         self.next_frame = self.now
@@ -355,6 +453,9 @@ class Box:
         self.left = count_ids(memoryview(self.roll)[:len(self.in_play)])
         self.match.reveal(self.left)
         self._set_state(GRAB)
+        if self.log.write is not None:
+            self.log("faces", {"faces": [FACE_NAMES[self.roll[i]]
+                                         for i in range(len(self.in_play))], "left": self.left})
         self.shown_roll = True
         if self.animate:
             self._render_dice()
@@ -366,6 +467,13 @@ class Box:
         m = self.match
         res = m.finish_round()
         self.scored_at = self.now
+        if self.log.write is not None:
+            self.log("score", {"round": m.round_no, "left": m.left,
+                               "result": ("scored", "replay", "gameover")[res],
+                               "lost": dict((name(s), m.lost[s]) for s in range(8) if m.lost[s]),
+                               "points": dict((name(s), m.points[s]) for s in range(8)
+                                              if m.joined[s]),
+                               "out": [name(s) for s in m.eliminated]})
         if res == M.REPLAY:
             self.tunes.play(sound.REPLAY, self.now)
         elif m.phase == M.OVER:
@@ -374,6 +482,7 @@ class Box:
         elif any(m.lost[s] >= 2 for s in range(8)) or m.eliminated:
             self.tunes.play(sound.LOSS, self.now)
         self._set_state(READY)
+        self._save()
 
     def _penalty(self, s):
         m = self.match
@@ -381,7 +490,10 @@ class Box:
             return
         self._flash(s)
         self.tunes.play(sound.PENALTY, self.now)
+        self.log("penalty", {"p": name(s), "points": m.points[s]})
         self._after_loss()
+        if self.state in (READY, TOUR):
+            self._save()                   # between rounds: the points just changed
         if self.state == GRAB:
             self._after_grab()
 
@@ -393,6 +505,12 @@ class Box:
         m = self.match
         if self.campaign is not None:
             self.campaign.record(m.winner)
+        self.log("winner", {"p": name(m.winner), "out": [name(s) for s in m.eliminated]})
+        if self.store is not None:
+            if self.campaign is not None:
+                self._save()               # the campaign goes on: keep its tally
+            else:
+                self.store.clear()
         self._set_state(GAMEOVER)
         self.tunes.play(sound.WIN, self.now)
 
@@ -411,6 +529,7 @@ class Box:
 
     # -- timers -----------------------------------------------------------
     def _timers(self, now):
+        self._check_stuck(now)
         st = self.state
         if st == ROLLING:
             if ticks.diff(now, self.state_at) >= ROLL_MS:
@@ -463,6 +582,12 @@ class Box:
             wheels = sum(self.joined) - 1
             for i in range(N_DICE):
                 d.die(i, "wheel" if i < wheels else "blank")
+            if self.notice:
+                d.die(0, "cross")           # a saved game was set aside (see the log)
+        elif st == RESUME:
+            # a saved game: check = ROLL resumes it, plus = hold ROLL for a new one
+            for i in range(N_DICE):
+                d.die(i, "check" if i == 0 else ("plus" if i == 1 else "blank"))
         elif st == MENU:
             if self.choice == CAMPAIGN:
                 for i in range(N_DICE):
@@ -509,7 +634,14 @@ class Box:
         self.redraw = False
         self.look = look
         m = self.match
+        if st == RESUME:
+            self._render_saved()
+            return
         for s in range(self.n):
+            if self.stuck & (1 << s):
+                d.score(s, 7, STUCK if blink else OFF)
+                d.wheel(s, STUCK)
+                continue
             if st == JOIN or m is None:
                 d.score(s, 7 if self.joined[s] else 0, STATION[s])
                 d.wheel(s, OFF)
@@ -549,13 +681,97 @@ class Box:
                 w = OFF
             d.wheel(s, w)
 
+    def _render_saved(self):
+        """The saved game's points on the tracks, while the box offers to resume."""
+        d = self.display
+        mm = self.saved["match"]
+        for s in range(self.n):
+            if s in mm["stations"]:
+                p = mm["points"][s]
+                d.score(s, p if p else 1, (SCORE_LOW if p < 4 else SCORE) if p else OUT)
+            else:
+                d.score(s, 0, OFF)
+            d.wheel(s, OFF)
+
+    # -- saving and resuming ----------------------------------------------
+    def snapshot(self):
+        """The box between rounds, as save.py writes it."""
+        c = self.campaign
+        return {"v": 1, "board": self.board.name, "joined": list(self.joined),
+                "choice": self.choice, "in_play": list(self.in_play), "games": self.games,
+                "match": self.match.snapshot(),
+                "campaign": c.snapshot() if c is not None else None}
+
+    def _save(self):
+        if self.store is None or self.match is None:
+            return
+        try:
+            self.store.save(self.snapshot())
+        except OSError as e:              # flash full or failing: play on, say so
+            self.log("error", {"what": "cannot save the game: %s" % e})
+
+    def _resume(self):
+        """Back to the saved game, between rounds, the marked player to roll."""
+        d = self.saved
+        self.saved = None
+        try:
+            if d["board"] != self.board.name:
+                raise ValueError("saved on board %s" % d["board"])
+            for s in range(8):
+                self.joined[s] = 1 if d["joined"][s] else 0
+            self.choice = int(d["choice"]) % len(CHOICES)
+            in_play = bytes(d["in_play"])
+            if not in_play or any(x >= N_DICE for x in in_play):
+                raise ValueError("saved dice out of range")
+            self.in_play = in_play
+            self.games = int(d["games"])
+            self.match = M.Match.restore(d["match"], self.board.electronic, self.false_start_costs)
+            self.campaign = None
+            if d["campaign"] is not None:
+                self.campaign = Campaign(self.rng)
+                self.campaign.restore(d["campaign"])
+        except (KeyError, ValueError, TypeError, IndexError) as e:
+            self.notice = "saved game unusable: %s" % e
+            self.log("error", {"what": self.notice})
+            self.match = None
+            self.campaign = None
+            if self.store is not None:
+                self.store.clear()
+            self._set_state(JOIN)
+            return
+        self.shown_roll = False
+        self.scored_at = ticks.add(self.now, -LOSS_MS)
+        self.log("resume", {"round": self.match.rounds_played,
+                            "points": dict((name(s), self.match.points[s])
+                                           for s in range(8) if self.match.joined[s])})
+        self._set_state(GAMEOVER if self.match.phase == M.OVER else READY)
+
+    # -- serial commands ----------------------------------------------------
+    def command(self, line):
+        """One line from the USB serial console; answers on the event log."""
+        words = line.strip().split()
+        if not words:
+            return
+        if words[0] == "state" and len(words) == 1:
+            m = self.match
+            self.log("state", {"state": self.state_name(),
+                               "points": dict((name(s), m.points[s]) for s in range(8)
+                                              if m.joined[s]) if m is not None else {},
+                               "rounds": m.rounds_played if m is not None else 0,
+                               "stuck": [self._input_name(i) for i in range(N_INPUTS)
+                                         if (self.stuck >> i) & 1]})
+        elif words[0] == "help" and len(words) == 1:
+            self.log("help", {"commands": ["state", "help"]})
+        else:
+            self.log("error", {"what": "unknown command", "line": line[:80]})
+
     # -- for the simulator, tests and the event log ----------------------
     def wants_edge(self, inp, level):
         """False for an edge that can change nothing now: a buzzer let go.
 
         The simulator uses it to skip waking the box for such edges (the edge
         is still delivered, with its own timestamp, at the next step)."""
-        return level or inp == ROLL_INPUT
+        return level or inp == ROLL_INPUT or (self.stuck >> inp) & 1
 
     def state_name(self):
         return STATE_NAMES[self.state]

@@ -32,3 +32,15 @@ class Campaign:
             if self.wins[s] > best:
                 best = self.wins[s]
         return [s for s in stations if self.wins[s] == best]
+
+    def snapshot(self):
+        return {"wins": list(self.wins), "game": self.game, "yellows": list(self.yellows),
+                "tiebreak": list(self.tiebreak), "king": self.king}
+
+    def restore(self, d):
+        for s in range(MAX_STATIONS):
+            self.wins[s] = int(d["wins"][s])
+        self.game = int(d["game"])
+        self.yellows = (int(d["yellows"][0]), int(d["yellows"][1]))
+        self.tiebreak = [int(s) for s in d["tiebreak"]]
+        self.king = int(d["king"])

@@ -15,6 +15,7 @@ WHEEL = (255, 170, 0)       # holds a cheese wheel
 MARK = (255, 255, 255)      # chooses/starts the next roll
 BAD = (255, 0, 0)           # false start, refused grab, lost points
 OUT = (40, 0, 0)            # eliminated
+STUCK = (0, 0, 255)         # a button held down too long: ignored until let go
 # station colours: the colour of that player's set of cards
 STATION = ((255, 0, 0), (0, 90, 255), (0, 200, 0), (255, 200, 0),
            (180, 0, 255), (0, 220, 220), (255, 100, 160), (255, 120, 0))

@@ -1,0 +1,70 @@
+// Run a MicroPython script on the 32-bit webassembly MicroPython (npm
+// @micropython/micropython-webassembly-pyscript, pinned in package.json).
+//
+//   node bench/wasm_run.mjs HEAPSIZE SCRIPT [ARG ...]
+//
+// Copies the pure modules the bench needs into the interpreter's file system
+// at the same paths as in the repo (firmware/cheesebox/*.py, sim/{__init__,
+// rng,simport,scenario}.py, boards/*.json, bench/*.py, bench/*.txt,
+// build/bench/*.txt), puts firmware/, ./ and bench/ on sys.path, sets sys.argv
+// to [SCRIPT, ARG ...] and runs SCRIPT. Exit code 1 on a Python exception
+// (the package's own CLI exits 0 on one). One interpreter per Node process.
+//
+// HEAPSIZE does not cap memory: the heap grows when a collection fails. The
+// scripts read the true heap as gc.mem_alloc() + gc.mem_free() - 128 MiB
+// (see docs/bench.md).
+import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const [heapArg, script, ...args] = process.argv.slice(2);
+if (!heapArg || !script) {
+  process.stderr.write("usage: node bench/wasm_run.mjs HEAPSIZE SCRIPT [ARG ...]\n");
+  process.exit(2);
+}
+
+const mp = await loadMicroPython({
+  heapsize: parseInt(heapArg, 10),
+  stdout: (line) => process.stdout.write(line + "\n"),
+  stderr: (line) => process.stderr.write(line + "\n"),
+});
+
+function mkdirs(rel) {
+  let cur = "";
+  for (const part of rel.split("/")) {
+    cur += "/" + part;
+    try { mp.FS.mkdir(cur); } catch (e) { /* exists */ }
+  }
+}
+
+function copy(dir, keep) {
+  const abs = path.join(ROOT, dir);
+  if (!fs.existsSync(abs)) return;
+  mkdirs(dir);
+  for (const name of fs.readdirSync(abs).sort()) {
+    if (!keep(name)) continue;
+    mp.FS.writeFile("/" + dir + "/" + name, fs.readFileSync(path.join(abs, name)));
+  }
+}
+
+const SIM_PURE = new Set(["__init__.py", "rng.py", "simport.py", "scenario.py"]);
+copy("firmware/cheesebox", (n) => n.endsWith(".py"));
+copy("sim", (n) => SIM_PURE.has(n));
+copy("boards", (n) => n.endsWith(".json"));
+copy("bench", (n) => n.endsWith(".py") || n.endsWith(".txt"));
+copy("build/bench", (n) => n.endsWith(".txt"));
+
+const argv = [script, ...args].map((a) => JSON.stringify(a)).join(", ");
+try {
+  mp.runPython(
+    "import sys\n" +
+    "sys.path[:] = ['/firmware', '/', '/bench']\n" +
+    "sys.argv[:] = [" + argv + "]\n" +
+    "del sys\n");
+  mp.runPython(fs.readFileSync(path.join(ROOT, script), "utf8"));
+} catch (e) {
+  process.stderr.write(String(e && e.message ? e.message : e) + "\n");
+  process.exit(1);
+}
