@@ -725,7 +725,7 @@ class Box:
                 raise ValueError("saved dice out of range")
             self.in_play = in_play
             self.games = int(d["games"])
-            self.match = M.Match.restore(d["match"], self.board.electronic, self.false_start_costs)
+            self.match = M.restore(d["match"], self.board.electronic, self.false_start_costs)
             self.campaign = None
             if d["campaign"] is not None:
                 self.campaign = Campaign(self.rng)

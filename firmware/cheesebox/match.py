@@ -245,28 +245,28 @@ class Match:
                 "marked": self.marked, "no_wheel": self.no_wheel, "winner": self.winner,
                 "lost": list(self.lost)}
 
-    @classmethod
-    def restore(cls, d, electronic, false_start_costs=False):
-        """A match from snapshot() output (validated: ValueError if unsound)."""
-        m = cls(d["stations"], electronic, false_start_costs)
-        for name in ("points", "active", "lost"):
-            v = d[name]
-            if len(v) != MAX_STATIONS:
-                raise ValueError("saved %s: %d entries" % (name, len(v)))
-            arr = getattr(m, name)
-            for s in range(MAX_STATIONS):
-                if not 0 <= v[s] <= START_POINTS:
-                    raise ValueError("saved %s out of range" % name)
-                arr[s] = v[s] if m.joined[s] else 0
-        m.eliminated = [int(s) for s in d["eliminated"]]
-        m.round_no = int(d["round_no"])
-        m.rounds_played = int(d["rounds"])
-        m.replays = int(d["replays"])
-        m.marked = int(d["marked"])
-        m.no_wheel = int(d["no_wheel"])
-        m.winner = int(d["winner"])
+
+def restore(d, electronic, false_start_costs=False):
+    """A match from snapshot() output (validated: ValueError if unsound)."""
+    m = Match(d["stations"], electronic, false_start_costs)
+    for name in ("points", "active", "lost"):
+        v = d[name]
+        if len(v) != MAX_STATIONS:
+            raise ValueError("saved %s: %d entries" % (name, len(v)))
+        arr = getattr(m, name)
         for s in range(MAX_STATIONS):
-            m.before[s] = m.points[s]
-        if m.active_count() <= 1:
-            m.phase = OVER
-        return m
+            if not 0 <= v[s] <= START_POINTS:
+                raise ValueError("saved %s out of range" % name)
+            arr[s] = v[s] if m.joined[s] else 0
+    m.eliminated = [int(s) for s in d["eliminated"]]
+    m.round_no = int(d["round_no"])
+    m.rounds_played = int(d["rounds"])
+    m.replays = int(d["replays"])
+    m.marked = int(d["marked"])
+    m.no_wheel = int(d["no_wheel"])
+    m.winner = int(d["winner"])
+    for s in range(MAX_STATIONS):
+        m.before[s] = m.points[s]
+    if m.active_count() <= 1:
+        m.phase = OVER
+    return m
