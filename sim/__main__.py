@@ -47,6 +47,7 @@ def main(argv=None):
     ap.add_argument("--dice", help="dice file replacing the default dice")
     ap.add_argument("--false-start-costs", action="store_true", help="house rule: a false start costs 1 point")
     ap.add_argument("--timing", action="store_true", help="report virtual time / wall time on stderr")
+    ap.add_argument("--log", metavar="FILE", help="write the box's event log (JSON lines) to FILE ('-': stderr)")
     args = ap.parse_args(argv)
     try:
         board = read_board(board_path(args.board))
@@ -63,7 +64,11 @@ def main(argv=None):
     except OSError as e:
         print("error: %s: cannot be read (%s)" % (args.script, e), file=sys.stderr)
         return 2
-    sim = Sim(board, seed=args.seed, dice=dice, false_start_costs=args.false_start_costs)
+    log_file = None
+    if args.log:
+        log_file = sys.stderr if args.log == "-" else open(args.log, "w")
+    sim = Sim(board, seed=args.seed, dice=dice, false_start_costs=args.false_start_costs,
+              log=(lambda line: print(line, file=log_file)) if log_file else None)
     sim.box.animate = False
     t0 = time.perf_counter()
     try:

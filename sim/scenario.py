@@ -8,8 +8,13 @@ Virtual time jumps from event to event: nothing ticks while nothing happens.
 from cheesebox import box as B
 from cheesebox import faces as F
 from cheesebox.dice import CHOICES
+from cheesebox.events import EventLog
+from cheesebox.save import Store
 from sim.rng import SeededRandom
+from sim.simfs import SimFS
 from sim.simport import SimPort, ROLL_BIT
+
+WATCHDOG_MS = 8000     # as app.py sets the Pico's watchdog
 
 PRESS_MS = 60      # how long a finger holds a button for a clean press
 GAP_MS = 40        # and the pause before the next command
@@ -46,17 +51,42 @@ class ScriptedRoller:
 class Sim:
     """A box on a simulated port, with a virtual clock the driver moves."""
 
-    def __init__(self, board, seed=1, dice=None, false_start_costs=False):
+    def __init__(self, board, seed=1, dice=None, false_start_costs=False, fs=None, log=None):
         from cheesebox.dice import RandomRoller
         self.board = board
         self.rng = SeededRandom(seed)
+        self.dice = dice
+        self.false_start_costs = false_start_costs
+        self.fs = fs if fs is not None else SimFS()     # the Pico's flash
+        self.log = EventLog(log)
         self.port = SimPort(board)
         self.roller = ScriptedRoller(RandomRoller(self.rng))
-        self.box = B.Box(board, self.port, self.rng, dice=dice, roller=self.roller,
-                         false_start_costs=false_start_costs)
         self.steps = 0
+        self.boots = 0
         self.start_us = self.port.t
+        self.boot()
+
+    def boot(self, watchdog=False):
+        """Power up (or a watchdog reset): a new box on the same board, flash and clock."""
+        animate = self.box.animate if self.boots else True
+        if self.boots:
+            self.port = SimPort(self.board, start_us=self.port.t)
+        self.boots += 1
+        self.box = B.Box(self.board, self.port, self.rng, dice=self.dice, roller=self.roller,
+                         false_start_costs=self.false_start_costs,
+                         store=Store(self.fs, self.fs.open), log=self.log, resume_now=watchdog)
+        self.box.animate = animate
         self.box.step()
+
+    def hang(self, ms):
+        """The firmware stops answering for ms: past the watchdog's timeout
+        the Pico resets (and resumes from its flash)."""
+        t = self.port.t + ms * 1000
+        if ms >= WATCHDOG_MS:
+            self.port.t = self.port.t + WATCHDOG_MS * 1000
+            self.log("watchdog", {"hung_ms": ms})
+            self.boot(watchdog=True)
+        self.run_until(t)
 
     @property
     def now_us(self):
@@ -130,7 +160,9 @@ class Sim:
         m = box.match
         names = ["P%d" % (s + 1) for s in range(8)]
         out = {"board": self.board.name, "state": box.state_name(), "games": box.games,
-               "virtual_ms": self.elapsed_ms(), "false_starts": box.false_starts}
+               "virtual_ms": self.elapsed_ms(), "false_starts": box.false_starts,
+               "boots": self.boots, "saved": "game.json" in self.fs.files,
+               "stuck": [box._input_name(i) for i in range(B.N_INPUTS) if (box.stuck >> i) & 1]}
         if m is None:
             out["points"] = {}
             out["eliminated"] = []
@@ -250,6 +282,17 @@ def run_line(sim, line, lineno):
     elif cmd == "tour":
         _need(args, 0, lineno, "tour")
         sim.press(0)
+    elif cmd == "hold":
+        _need(args, 2, lineno, "hold Pn MS")
+        sim.press(_player(args[0], lineno, n), hold_ms=_int(args[1], lineno, 1, 10 ** 7, "hold"))
+    elif cmd == "powercut":
+        _need(args, 0, lineno, "powercut")
+        sim.boot()
+    elif cmd == "hang":
+        _need(args, 1, lineno, "hang MS")
+        sim.hang(_int(args[0], lineno, 0, 10 ** 7, "hang"))
+    elif cmd == "serial":
+        sim.box.command(text.split(None, 1)[1] if len(words) > 1 else "")
     else:
         raise ScenarioError("line %d: unknown command %r" % (lineno, words[0]))
 

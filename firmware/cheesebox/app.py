@@ -100,13 +100,20 @@ def main():
     import random
     from cheesebox.box import Box
     from cheesebox.port_rp2 import Rp2Port
+    import os
+    from cheesebox.events import EventLog
+    from cheesebox.save import Store
     port = Rp2Port(board)
-    box = Box(board, port, random, dice=dice)
+    box = Box(board, port, random, dice=dice, store=Store(os), log=EventLog(print),
+              resume_now=machine.reset_cause() == machine.WDT_RESET)
     port.watchdog(WATCHDOG_MS)
     print("cheesebox: %s ready, %d stations" % (board.name, board.stations))
     try:
         while True:
             box.step()
+            line = port.read_line()
+            if line is not None:
+                box.command(line)
             port.idle(box.next_wake())
     except KeyboardInterrupt:
         # mpremote stops the game with Ctrl-C; the watchdog cannot be stopped,

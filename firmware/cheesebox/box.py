@@ -66,7 +66,7 @@ class Box:
     """The Cheese Master box on any port (see port.py)."""
 
     def __init__(self, board, port, rng, dice=None, roller=None, false_start_costs=False,
-                 store=None, log=None):
+                 store=None, log=None, resume_now=False):
         self.board = board
         self.port = port
         self.rng = rng
@@ -120,9 +120,11 @@ class Box:
             if store.problem:
                 self.notice = store.problem
                 self.log("error", {"what": store.problem})
+        self.log("boot", {"board": board.name, "resume": self.saved is not None})
         if self.saved is not None:
             self.state = RESUME
-        self.log("boot", {"board": board.name, "resume": self.saved is not None})
+            if resume_now:               # back from a watchdog reset: no questions
+                self._resume()
         self.redraw = True             # tracks need drawing (input, timer, state)
         self.look = -1                 # blink phase and loss blink last drawn
         self._render_dice()

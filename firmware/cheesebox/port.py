@@ -21,6 +21,8 @@ Outputs
                               order and the board's brightness limit
     tone(freq)             -- piezo at freq Hz, 0 = silent; never blocks
     idle(ms)               -- nothing to do for up to ms (sleep, feed watchdog)
+Serial (the Pico's app.py only)
+    read_line()            -- a command line typed on the console, or None
 """
 
 MEMBERS = ("ticks_ms", "ticks_us", "poll", "answer_val", "answer_seq", "show", "tone", "idle")

@@ -27,6 +27,8 @@ from array import array
 import machine
 import neopixel
 import rp2
+import select
+import sys
 import time
 import uctypes
 from micropython import const
@@ -41,6 +43,7 @@ PIO0_RXF0 = const(0x50200020)   # PIO0 RX FIFO 0 (RP2040 and RP2350)
 DREQ_PIO0_RX0 = const(4)
 DMA_COUNT = const(0x20000000)   # transfers before the channel would stop: years
 ANSWER_POLL_MS = const(20)
+LINE_MAX = const(120)           # longest serial command line
 
 
 class Rp2Port:
@@ -58,6 +61,10 @@ class Rp2Port:
         self.freq = 0
         self._start_answers(board)
         self.wdt = None
+        self.serial = select.poll()
+        self.serial.register(sys.stdin, select.POLLIN)
+        self.line = bytearray(LINE_MAX)
+        self.line_len = 0
 
     # -- buttons ------------------------------------------------------------
     def _start_buttons(self, board, sm_id):
@@ -166,6 +173,24 @@ class Rp2Port:
             ms = 5          # keep draining the sampler ring and the answer keys
         if ms:
             time.sleep_ms(ms)
+
+    # -- serial commands -------------------------------------------------------
+    def read_line(self):
+        """A complete line typed on the USB serial console, or None. Never blocks;
+        a line longer than LINE_MAX is cut there (the box then rejects it)."""
+        while self.serial.poll(0):
+            c = sys.stdin.read(1)
+            if c == "\n" or c == "\r":
+                if not self.line_len:
+                    continue
+                text = bytes(self.line[:self.line_len]).decode("utf-8", "replace")
+                self.line_len = 0
+                return text
+            if self.line_len < LINE_MAX:
+                b = ord(c) if len(c) == 1 and ord(c) < 256 else 63     # '?'
+                self.line[self.line_len] = b
+                self.line_len += 1
+        return None
 
     # -- electronic plates ----------------------------------------------------
     def _start_answers(self, board):

@@ -20,14 +20,20 @@ TMP = "game.tmp"
 BAD = "game.bad"
 
 
-def crc32(data):
-    """CRC-32 (IEEE 802.3), bitwise: the file is a few hundred bytes."""
+def crc32_bitwise(data):
+    """CRC-32 (IEEE 802.3), bitwise: for ports built without binascii.crc32."""
     crc = 0xFFFFFFFF
     for b in data:
         crc ^= b
         for _ in range(8):
             crc = (crc >> 1) ^ (0xEDB88320 if crc & 1 else 0)
     return crc ^ 0xFFFFFFFF
+
+
+try:
+    from binascii import crc32
+except ImportError:
+    crc32 = crc32_bitwise
 
 
 class SaveError(ValueError):
