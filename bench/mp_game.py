@@ -1,75 +1,189 @@
-# The heap of a whole game, on a real MicroPython (unix 64-bit or the 32-bit
-# webassembly one). Run by host_tools/bench.py; see docs/bench.md.
+# The heap of a whole game, on a real MicroPython: the unix 64-bit one or the
+# 32-bit webassembly one (bench/wasm_run.mjs). Run by host_tools/bench.py;
+# see docs/bench.md.
 #
 #   micropython bench/mp_game.py MODE SCENARIO [BOARD]
-#   MODE profile: gc.collect() + gc.mem_alloc() after every scenario line (peak)
-#   MODE fit:     no extra collections, only the heap size read after each line
+#   MODE live: gc.collect() after every box step and scenario line; the live
+#              heap (gc.mem_alloc()) and the heap size are read after each
+#   MODE fit:  no extra collections (unix: bisect -X heapsize with it)
 #
-# Prints one line "BENCH {json}". The scenario is read one line at a time so
-# the script text never sits in the heap. sim.box.animate = True: every LED
-# buffer, icon and animation is drawn as on the box.
+# The work is cut into ticks (one box step, or one scenario line that does not
+# step the box) by a generator; bench_tick() runs one. On the webassembly
+# MicroPython gc.collect() only flags a collection that runs when control
+# returns to JavaScript, so wasm_run.mjs calls bench_tick() from JavaScript
+# once a tick, and the heap is collected between ticks as on the Pico it is
+# collected whenever it fills. Prints one line "BENCH {json}" at the end.
+#
+# Timed scenario commands are run by a generator copy of Sim.run_until
+# (sim/scenario.py) that yields after each box.step(); roll/answer lines go
+# through sim.scenario.run_line. bench.py checks the result matches a plain
+# run_script of the same scenario.
 import gc
 import sys
 
-# the webassembly heap never refuses: it grows when a collection fails, and
-# gc.mem_free() counts 128 MiB it does not have (docs/bench.md)
-_OFF = 128 * 1024 * 1024 if sys.platform == "webassembly" else 0
+# the webassembly heap grows instead of failing; gc.mem_free() counts the
+# 128 MiB it may grow by (docs/bench.md)
+WASM = sys.platform == "webassembly"
+_OFF = 128 * 1024 * 1024 if WASM else 0
 MODE = sys.argv[1]
 SCENARIO = sys.argv[2]
 BOARD = sys.argv[3] if len(sys.argv) > 3 else "pico-8p"
+COLLECT = MODE == "live" or WASM
+
+rec = {"mode": MODE, "platform": sys.platform}
+sim = None
 
 
 def heap():
     return gc.mem_alloc() + gc.mem_free() - _OFF
 
 
-def used():
-    gc.collect()
-    return gc.mem_alloc()
-
-
-start_heap = heap()
-max_heap = start_heap
-base = used()
-import json
-from cheesebox.board import load_board
-from cheesebox.box import Box
-fw = used()
-from sim.scenario import Sim, run_line
-mods = used()
-with open("boards/%s.json" % BOARD) as f:
-    board = load_board(json.loads(f.read()), BOARD)
-with_board = used()
-sim = Sim(board, seed=1)
-sim.box.animate = True
-sim.box.draw()
-with_box = used()
-peak = with_box
-profile = MODE == "profile"
-lines = 0
-with open(SCENARIO) as f:
+def run_until(t_us):
+    port = sim.port
+    box = sim.box
+    settle = box.capture.debounce_us
+    wanted = box.wants_edge
     while True:
-        line = f.readline()
-        if not line:
-            break
-        lines += 1
-        run_line(sim, line, lines)
-        if profile:
-            a = used()
-            if a > peak:
-                peak = a
-        h = heap()
-        if h > max_heap:
-            max_heap = h
-end = used()
-m = sim.box.match
-print("BENCH " + json.dumps({
-    "mode": MODE, "platform": sys.platform, "lines": lines,
-    "start_heap": start_heap, "max_heap": max_heap,
-    "base": base, "after_firmware_imports": fw, "after_all_imports": mods,
-    "after_board": with_board, "after_box": with_box, "peak": peak, "end": end,
-    "state": sim.box.state_name(), "winner": m.winner if m is not None else None,
-    "rounds": m.rounds_played if m is not None else 0,
-    "eliminated": len(m.eliminated) if m is not None else 0,
-    "steps": sim.steps, "virtual_ms": sim.elapsed_ms(),
-}))
+        nxt = -1
+        wake = box.next_wake()
+        if wake >= 0:
+            nxt = port.t + wake * 1000
+        e = port.next_edge(wanted)
+        if e >= 0 and (nxt < 0 or e + settle < nxt):
+            nxt = e + settle
+        if nxt < 0 or nxt > t_us:
+            port.t = t_us
+            return
+        if nxt > port.t:
+            port.t = nxt
+        box.step()
+        sim.steps += 1
+        yield None
+
+
+def press(bit, hold_ms=60, gap_ms=40):
+    t = sim.port.t
+    sim.port.schedule(t, bit, 1)
+    sim.port.schedule(t + hold_ms * 1000, bit, 0)
+    yield from run_until(t + (hold_ms + gap_ms) * 1000)
+
+
+def penalty(s, roll_bit):
+    t = sim.port.t
+    sim.port.schedule(t, roll_bit, 1)
+    sim.port.schedule(t + 20000, s, 1)
+    sim.port.schedule(t + 60000, s, 0)
+    sim.port.schedule(t + 80000, roll_bit, 0)
+    yield from run_until(t + 120000)
+
+
+def phases():
+    global sim
+    yield "base"
+    import json
+    from cheesebox.board import load_board
+    from cheesebox.box import Box  # noqa: F401  (the firmware's imports)
+    yield "after_firmware_imports"
+    from cheesebox.dice import CHOICES
+    from sim.scenario import Sim, run_line
+    from sim.simport import ROLL_BIT
+    yield "after_all_imports"
+    with open("boards/%s.json" % BOARD) as f:
+        board = load_board(json.loads(f.read()), BOARD)
+    yield "after_board"
+    sim = Sim(board, seed=1)
+    sim.box.animate = True
+    sim.box.draw()
+    yield "after_box"
+    box = sim.box
+    lineno = 0
+    with open(SCENARIO) as f:
+        while True:
+            line = f.readline()
+            if not line:
+                break
+            lineno += 1
+            words = line.split("#", 1)[0].split()
+            cmd = words[0] if words else ""
+            if cmd == "players":
+                k = int(words[1])
+                for s in range(board.stations):
+                    if bool(box.joined[s]) != (s < k):
+                        yield from press(s)
+                yield from press(ROLL_BIT)
+            elif cmd == "dice":
+                while CHOICES[box.choice] != words[1]:
+                    yield from press(0)
+                yield from press(ROLL_BIT)
+            elif cmd == "tour":
+                yield from press(0)
+            elif cmd == "rollbutton":
+                yield from press(ROLL_BIT)
+            elif cmd == "buzz":
+                yield from press(int(words[1][1:]) - 1)
+            elif cmd == "penalty":
+                yield from penalty(int(words[1][1:]) - 1, ROLL_BIT)
+            elif cmd == "wait":
+                yield from run_until(sim.port.t + int(words[1]) * 1000)
+            elif cmd in ("roll", "answer", ""):
+                run_line(sim, line, lineno)
+            else:
+                raise ValueError("mp_game.py: line %d: no bench support for %r" % (lineno, cmd))
+            yield None
+    rec["lines"] = lineno
+    yield "end"
+
+
+G = phases()
+pending = None
+ticks = 0
+peak = 0
+max_heap = 0
+
+
+def bench_tick():
+    """One tick of the game; False when it is over (the result is printed)."""
+    global ticks, peak, max_heap, pending
+    a = gc.mem_alloc()     # collected at the end of the last tick
+    h = heap()
+    if pending is not None:
+        rec[pending] = a if COLLECT or pending == "base" else None
+        pending = None
+    if ticks == 0:
+        rec["start_heap"] = h
+    ticks += 1
+    if h > max_heap:
+        max_heap = h
+    if a > peak and "after_box" in rec:
+        peak = a
+    try:
+        label = next(G)
+    except StopIteration:
+        finish()
+        return False
+    if label is not None:
+        pending = label         # measured at the start of the next tick
+    if COLLECT:
+        gc.collect()
+    return True
+
+
+def finish():
+    import json
+    m = sim.box.match
+    rec["ticks"] = ticks
+    rec["max_heap"] = max_heap
+    rec["peak"] = peak if COLLECT else None
+    rec["state"] = sim.box.state_name()
+    rec["winner"] = m.winner if m is not None else None
+    rec["rounds"] = m.rounds_played if m is not None else 0
+    rec["eliminated"] = len(m.eliminated) if m is not None else 0
+    rec["steps"] = sim.steps
+    rec["virtual_ms"] = sim.elapsed_ms()
+    print("BENCH " + json.dumps(rec))
+
+
+if not WASM:
+    while bench_tick():
+        pass
+# on the webassembly MicroPython, wasm_run.mjs calls bench_tick() until False

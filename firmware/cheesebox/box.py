@@ -116,10 +116,11 @@ class Box:
         # The game plays exactly the same either way.
         self.animate = True
         if store is not None:
-            self.saved = store.load()
+            saved = store.load()
             if store.problem:
-                self.notice = store.problem
-                self.log("error", {"what": store.problem})
+                self._problem(store.problem)
+            if saved is not None:
+                self.saved = self._unpack(saved)
         self.log("boot", {"board": board.name, "resume": self.saved is not None})
         if self.saved is not None:
             self.state = RESUME
@@ -686,10 +687,10 @@ class Box:
     def _render_saved(self):
         """The saved game's points on the tracks, while the box offers to resume."""
         d = self.display
-        mm = self.saved["match"]
+        m = self.saved[0]
         for s in range(self.n):
-            if s in mm["stations"]:
-                p = mm["points"][s]
+            if m.joined[s]:
+                p = m.points[s]
                 d.score(s, p if p else 1, (SCORE_LOW if p < 4 else SCORE) if p else OUT)
             else:
                 d.score(s, 0, OFF)
@@ -712,41 +713,53 @@ class Box:
         except OSError as e:              # flash full or failing: play on, say so
             self.log("error", {"what": "cannot save the game: %s" % e})
 
-    def _resume(self):
-        """Back to the saved game, between rounds, the marked player to roll."""
-        d = self.saved
-        self.saved = None
+    def _problem(self, what):
+        """A saved game that cannot be used: said on the log and, at joining, on the dice."""
+        self.notice = what
+        self.log("error", {"what": what})
+
+    def _unpack(self, d):
+        """(match, campaign, joined, choice, in_play, games) from a saved state,
+        every field checked; None (and the file dropped) if anything is off."""
         try:
             if d["board"] != self.board.name:
-                raise ValueError("saved on board %s" % d["board"])
+                raise ValueError("saved on board %r" % d["board"])
+            joined = bytearray(8)
             for s in range(8):
-                self.joined[s] = 1 if d["joined"][s] else 0
-            self.choice = int(d["choice"]) % len(CHOICES)
+                joined[s] = 1 if d["joined"][s] else 0
+                if joined[s] and s >= self.n:
+                    raise ValueError("station %d is not on this board" % (s + 1))
             in_play = bytes(d["in_play"])
             if not in_play or any(x >= N_DICE for x in in_play):
-                raise ValueError("saved dice out of range")
-            self.in_play = in_play
-            self.games = int(d["games"])
-            self.match = M.restore(d["match"], self.board.electronic, self.false_start_costs)
-            self.campaign = None
+                raise ValueError("dice out of range")
+            m = M.restore(d["match"], self.board.electronic, self.false_start_costs)
+            for s in range(8):
+                if m.joined[s] and s >= self.n:
+                    raise ValueError("station %d is not on this board" % (s + 1))
+            c = None
             if d["campaign"] is not None:
-                self.campaign = Campaign(self.rng)
-                self.campaign.restore(d["campaign"])
+                c = Campaign(self.rng)
+                c.restore(d["campaign"])
+            return (m, c, joined, int(d["choice"]) % len(CHOICES), in_play, int(d["games"]))
         except (KeyError, ValueError, TypeError, IndexError) as e:
-            self.notice = "saved game unusable: %s" % e
-            self.log("error", {"what": self.notice})
-            self.match = None
-            self.campaign = None
+            self._problem("saved game unusable: %s" % e)
             if self.store is not None:
                 self.store.clear()
-            self._set_state(JOIN)
+            return None
+
+    def _resume(self):
+        """Back to the saved game, between rounds, the marked player to roll."""
+        saved = self.saved
+        self.saved = None
+        if saved is None:
             return
+        self.match, self.campaign, self.joined, self.choice, self.in_play, self.games = saved
         self.shown_roll = False
         self.scored_at = ticks.add(self.now, -LOSS_MS)
-        self.log("resume", {"round": self.match.rounds_played,
-                            "points": dict((name(s), self.match.points[s])
-                                           for s in range(8) if self.match.joined[s])})
-        self._set_state(GAMEOVER if self.match.phase == M.OVER else READY)
+        m = self.match
+        self.log("resume", {"round": m.rounds_played,
+                            "points": dict((name(s), m.points[s]) for s in range(8) if m.joined[s])})
+        self._set_state(GAMEOVER if m.phase == M.OVER else READY)
 
     # -- serial commands ----------------------------------------------------
     def command(self, line):

@@ -26,7 +26,7 @@ def sampler_program(width, kbits):
         jmp(x_not_y, "changed")     # 5
         mov(x, osr)                 # 6  no change: counter back
         jmp(x_dec, "top")[9]        # 7-16
-        jmp("top")                  # (x was 0: one extra cycle every 19 h)
+        jmp("top")                  # (x was 0: one extra cycle, at loop 0 and every 19 h)
         label("changed")
         mov(y, x)                   # 6  remember the snapshot
         mov(isr, null)              # 7

@@ -70,7 +70,9 @@ class Rp2Port:
     def _start_buttons(self, board, sm_id):
         base = board.button_base
         width = board.button_width
-        for g in board.buzzers + [board.roll_pin]:
+        # pull up the whole window (board.py keeps other uses out of it): a
+        # floating unused pin would make spurious sampler words
+        for g in range(base, base + width):
             machine.Pin(g, machine.Pin.IN, machine.Pin.PULL_UP)
         # a ring aligned to its size, as the DMA ring mode needs
         self.ring_all = array("I", [0] * (2 * RING_WORDS))

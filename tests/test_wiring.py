@@ -1,0 +1,109 @@
+"""host_tools/wiring.py: every board file loads, its diagram is well-formed and
+complete, and the committed boards/NAME.svg (and the pin table in NAME.md)
+are what the generator makes today, so nobody edits them by hand.
+
+If this fails after a board file changed: python host_tools/wiring.py --all
+"""
+import importlib.util
+import os
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BOARDS = os.path.join(REPO, "boards")
+NAMES = sorted(f[:-5] for f in os.listdir(BOARDS) if f.endswith(".json"))
+
+_spec = importlib.util.spec_from_file_location("cheesebox_wiring", os.path.join(REPO, "host_tools", "wiring.py"))
+wiring = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(wiring)
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(scope="module")
+def rendered():
+    out = {}
+    for name in NAMES:
+        board, spec = wiring.load(os.path.join(BOARDS, name + ".json"))
+        out[name] = (board, spec, wiring.render_svg(board, spec))
+    return out
+
+
+def test_boards_exist():
+    assert {"pico-4p", "pico-8p", "pico2-8p"} <= set(NAMES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_board_loads_and_fits_the_header(name):
+    board, _ = wiring.load(os.path.join(BOARDS, name + ".json"))   # BoardError/WiringError if not
+    assert board.name == name, "the board's name must match its file name"
+    assert wiring.header_problems(board) == []
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_svg_is_well_formed_and_complete(name, rendered):
+    board, _, svg = rendered[name]
+    root = ET.fromstring(svg.encode("utf-8"))
+    assert root.tag == SVG_NS + "svg"
+    text = " ".join(t.text or "" for t in root.iter(SVG_NS + "text"))
+    assert board.name in text
+    for g in wiring.used_gpios(board):
+        assert re.search(r"\bGP%d\b" % g, text), "GP%d is not in the diagram" % g
+    for i in range(board.stations):
+        assert "Station %d" % (i + 1) in text
+    for c in board.chains:
+        assert "Chain '%s'" % c.name in text
+    assert "ROLL" in text and "330 Ω" in text and "74AHCT125" in text and "1000 µF" in text
+    assert ("74HC165" in text) == (board.plates == "keys")
+    assert ("CD4051" in text) == (board.plates == "dial")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_committed_svg_is_generated(name, rendered):
+    _, _, svg = rendered[name]
+    path = os.path.join(BOARDS, name + ".svg")
+    assert os.path.exists(path), "boards/%s.svg is missing: run python host_tools/wiring.py --all" % name
+    with open(path, encoding="utf-8") as f:
+        assert f.read() == svg, "boards/%s.svg is stale: run python host_tools/wiring.py --all" % name
+
+
+def test_generate_all_matches_the_repo(tmp_path):
+    # what `wiring.py --all` would write, made in a temp dir and compared with boards/
+    written = wiring.generate_all(BOARDS, tmp_path)
+    assert {p.name for p in written} >= {n + ".svg" for n in NAMES}
+    for p in written:
+        with open(os.path.join(BOARDS, p.name), encoding="utf-8") as f:
+            assert f.read() == p.read_text(encoding="utf-8"), \
+                "boards/%s is stale: run python host_tools/wiring.py --all" % p.name
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_md_has_current_pin_table_and_diagram(name):
+    path = os.path.join(BOARDS, name + ".md")
+    assert os.path.exists(path), "boards/%s.md (wiring notes) is missing" % name
+    with open(path, encoding="utf-8") as f:
+        md = f.read()
+    board, _ = wiring.load(os.path.join(BOARDS, name + ".json"))
+    assert wiring.with_table(md, wiring.pin_table(board)) == md, \
+        "boards/%s.md: pin table is stale: run python host_tools/wiring.py --all" % name
+    assert "(%s.svg)" % name in md
+
+
+def test_header_checks():
+    board, spec = wiring.load(os.path.join(BOARDS, "pico2-8p.json"))
+    spec = dict(spec, answers=dict(spec["answers"], adc=22))
+    bad = wiring.load_board(spec, "x.json")
+    assert any("ADC" in p for p in wiring.header_problems(bad))
+    spec = dict(spec, answers=dict(spec["answers"], adc=26), piezo=25)
+    bad = wiring.load_board(spec, "x.json")
+    assert any("GP25" in p for p in wiring.header_problems(bad))
+
+
+def test_pin_table_lists_each_used_pin_once():
+    board, _ = wiring.load(os.path.join(BOARDS, "pico-8p.json"))
+    table = wiring.pin_table(board)
+    for g in wiring.used_gpios(board):
+        assert len(re.findall(r"\| GP%d \|" % g, table)) == 1
+    assert "| 39 | VSYS |" in table and "| 38 | GND |" in table
