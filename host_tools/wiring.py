@@ -217,7 +217,12 @@ def pin_rows(board):
                          "CD4051 %s (pin %d)" % (name, pkg)))
     free = window_free(board)
     if free:
-        rows.append((phys(free[0]), "GP%d-GP%d" % (free[0], free[-1]) if len(free) > 1 else "GP%d" % free[0],
+        if len(free) > 1 and free == list(range(free[0], free[-1] + 1)):
+            pins, names = "%d-%d" % (phys(free[0]), phys(free[-1])), "GP%d-GP%d" % (free[0], free[-1])
+        else:
+            pins = ", ".join(str(phys(g)) for g in free)
+            names = ", ".join("GP%d" % g for g in free)
+        rows.append((pins, names,
                      "inside the button window", "leave unconnected (the PIO samples GP%d-GP%d)"
                      % (board.button_base, board.button_base + board.button_width - 1)))
     if ext:
@@ -231,14 +236,14 @@ def pin_rows(board):
         rows.append((PIN_3V3, "3V3", "3.3 V out", what + " (never 5 V: these talk to the Pico)"))
     if board.plates == "dial":
         rows.append((PIN_AGND, "AGND", "analog ground", "bottom of the dial ladder; CD4051 VSS, VEE, INH to GND"))
-    rows.sort(key=lambda r: r[0])
+    rows.sort(key=lambda r: int(str(r[0]).replace(",", "-").split("-")[0]))
     return rows
 
 
 def pin_table(board):
     lines = ["| Pico pin | GPIO | Function | Connect to |", "|---:|---|---|---|"]
     for p, name, fn, to in pin_rows(board):
-        lines.append("| %d | %s | %s | %s |" % (p, name, fn, to))
+        lines.append("| %s | %s | %s | %s |" % (p, name, fn, to))
     return "\n".join(lines) + "\n"
 
 
@@ -381,7 +386,7 @@ def render_svg(board, spec):
             s.text(PX_R - 9, y + 4, str(p), 9, "end", "#777777")
             s.text(PX_R - 27, y + 4, label, 12, "end", color, weight)
         if gp in free_in_window:
-            s.text(PX_L - 14, y + 4, "keep free (button window)", 10, "end", C_BUTTON)
+            s.text(PX_L - 14, y + 4, "keep free", 10, "end", C_BUTTON)
 
     # -- left/right pin rows ---------------------------------------------------------
     chain_lanes = []    # (chain index, side, row y, x where the wire leaves the resistor)

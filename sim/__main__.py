@@ -33,6 +33,8 @@ def load_dice_file(path):
             spec = json.loads(f.read())
     except OSError as e:
         raise DiceError("%s: cannot be read (%s)" % (path, e))
+    except UnicodeError:
+        raise DiceError("%s: is not a text file (not UTF-8)" % path)
     except ValueError as e:
         raise DiceError("%s: is not valid JSON (%s)" % (path, e))
     return load_dice(spec, path)

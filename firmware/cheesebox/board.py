@@ -16,7 +16,10 @@ from cheesebox.sampler import MAX_WINDOW
 PLATE_TYPES = ("cards", "keys", "dial")
 LAYOUTS = ("rows", "serpentine")
 ORDERS = ("RGB", "GRB", "BRG", "RBG", "GBR", "BGR")
-MAX_PIN = 29            # GP0-GP29 on RP2040/RP2350 (QFN-60)
+MAX_PIN = 28            # GP0-GP28 on the Pico and Pico 2 header
+OFF_HEADER = (23, 24, 25)   # SMPS mode, VBUS sense, the on-board LED: not on the header
+ADC_PINS = (26, 27, 28)
+MCUS = ("rp2040", "rp2350")
 MATRIX_PIXELS = 64
 TRACK_PIXELS = 8        # 7 score LEDs + 1 wheel LED
 
@@ -52,7 +55,6 @@ class Board:
         self.brightness = 0.2
         self.max_ma = 500
         self.debounce_ms = 12
-        self.sample_us = 100
         self.answers = {}          # wiring of electronic plates (empty for cards)
         self.button_base = 0       # first GPIO of the button window
         self.button_width = 0
@@ -96,8 +98,8 @@ def _get(obj, key, src, field, kinds, required=True, default=None) -> "Any":
 
 def _pin(obj, key, src, field, used) -> int:
     p = _get(obj, key, src, field, int)
-    if p < 0 or p > MAX_PIN:
-        _fail(src, field, "must be a GPIO number 0-%d, got %d" % (MAX_PIN, p))
+    if p < 0 or p > MAX_PIN or p in OFF_HEADER:
+        _fail(src, field, "must be a GPIO on the Pico header (0-22, 26-28), got %d" % p)
     if p in used:
         _fail(src, field, "uses GP%d, already used by '%s'" % (p, used[p]))
     used[p] = field
@@ -124,6 +126,8 @@ def load_board(spec, src="board.json"):
     used = {}   # GPIO -> the field that uses it
     b.name = _get(spec, "name", src, "name", str)
     b.mcu = _get(spec, "mcu", src, "mcu", str, False, "rp2040")
+    if b.mcu not in MCUS:
+        _fail(src, "mcu", "must be one of %s, got %r" % (", ".join(MCUS), b.mcu))
     b.plates = _get(spec, "plates", src, "plates", str)
     if b.plates not in PLATE_TYPES:
         _fail(src, "plates", "must be one of %s, got %r" % (", ".join(PLATE_TYPES), b.plates))
@@ -215,6 +219,8 @@ def load_board(spec, src="board.json"):
         else:
             for k in ("adc", "s0", "s1", "s2"):
                 _pin(answers, k, src, "answers." + k, used)
+            if answers["adc"] not in ADC_PINS:
+                _fail(src, "answers.adc", "must be an ADC pin (GP26-GP28), got %d" % answers["adc"])
         b.answers = answers
     for p, field in used.items():
         if p not in buttons and b.button_base <= p < b.button_base + b.button_width:
@@ -231,6 +237,8 @@ def read_board(path):
             text = f.read()
     except OSError as e:
         raise BoardError("%s: cannot be read (%s)" % (path, e))
+    except UnicodeError:
+        raise BoardError("%s: is not a text file (not UTF-8)" % path)
     try:
         spec = json.loads(text)
     except ValueError as e:

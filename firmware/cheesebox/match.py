@@ -246,25 +246,48 @@ class Match:
                 "lost": list(self.lost)}
 
 
+def _station(v, what, allowed):
+    """v as a station number that is in `allowed` (or NOBODY if -1 is allowed)."""
+    if isinstance(v, bool) or not isinstance(v, int) or v not in allowed:
+        raise ValueError("saved %s: %r is not a station here" % (what, v))
+    return v
+
+
 def restore(d, electronic, false_start_costs=False):
     """A match from snapshot() output (validated: ValueError if unsound)."""
-    m = Match(d["stations"], electronic, false_start_costs)
+    stations = d["stations"]
+    if not isinstance(stations, list) or len(stations) < 2:
+        raise ValueError("saved stations: need at least two")
+    stations = [_station(s, "stations", range(MAX_STATIONS)) for s in stations]
+    if len(set(stations)) != len(stations):
+        raise ValueError("saved stations: repeated")
+    seats = stations + [NOBODY]
+    m = Match(stations, electronic, false_start_costs)
     for name in ("points", "active", "lost"):
         v = d[name]
         if len(v) != MAX_STATIONS:
             raise ValueError("saved %s: %d entries" % (name, len(v)))
         arr = getattr(m, name)
+        top = 1 if name == "active" else START_POINTS
         for s in range(MAX_STATIONS):
-            if not 0 <= v[s] <= START_POINTS:
+            if isinstance(v[s], bool) or not isinstance(v[s], int) or not 0 <= v[s] <= top:
                 raise ValueError("saved %s out of range" % name)
             arr[s] = v[s] if m.joined[s] else 0
-    m.eliminated = [int(s) for s in d["eliminated"]]
-    m.round_no = int(d["round_no"])
-    m.rounds_played = int(d["rounds"])
-    m.replays = int(d["replays"])
-    m.marked = int(d["marked"])
-    m.no_wheel = int(d["no_wheel"])
-    m.winner = int(d["winner"])
+    m.eliminated = [_station(s, "eliminated", stations) for s in d["eliminated"]]
+    if len(set(m.eliminated)) != len(m.eliminated):
+        raise ValueError("saved eliminated: repeated")
+    for s in stations:
+        if bool(m.active[s]) == (s in m.eliminated) or (m.active[s] and not m.points[s]):
+            raise ValueError("saved station %d: active, eliminated and points disagree" % s)
+    for what in ("round_no", "rounds", "replays"):
+        if isinstance(d[what], bool) or not isinstance(d[what], int) or d[what] < 0:
+            raise ValueError("saved %s: %r" % (what, d[what]))
+    m.round_no = d["round_no"]
+    m.rounds_played = d["rounds"]
+    m.replays = d["replays"]
+    m.marked = _station(d["marked"], "marked", seats)
+    m.no_wheel = _station(d["no_wheel"], "no_wheel", seats)
+    m.winner = _station(d["winner"], "winner", seats)
     for s in range(MAX_STATIONS):
         m.before[s] = m.points[s]
     if m.active_count() <= 1:

@@ -5,8 +5,8 @@ NeoPixel library's bytes. Brightness is in per mille (int), so nothing here
 allocates floats on the Pico.
 
 Power: a WS2812B draws up to ~20 mA per colour channel at full and ~0.6 mA
-idle (0.6 mA here). The board's max_ma is the supply (USB: 500 mA) less what the Pico and
-piezo take; when the frames would draw more, every chain is dimmed by the
+idle (0.6 mA here). The board's max_ma is the supply's rating (USB: 500 mA);
+100 mA of it is kept for the Pico and the piezo. When the frames would draw more, every chain is dimmed by the
 same factor, so the box dims only as much as needed and never browns out.
 """
 try:

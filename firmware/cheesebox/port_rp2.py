@@ -44,6 +44,7 @@ DREQ_PIO0_RX0 = const(4)
 DMA_COUNT = const(0x20000000)   # transfers before the channel would stop: years
 ANSWER_POLL_MS = const(20)
 LINE_MAX = const(120)           # longest serial command line
+DIAL_READS = const(2)           # repeats after the first read: 3 reads alike
 
 
 class Rp2Port:
@@ -209,6 +210,7 @@ class Rp2Port:
             self.sel = [machine.Pin(a[k], machine.Pin.OUT) for k in ("s0", "s1", "s2")]
             self.dial_pos = bytearray(8)
             self.dial_seen = bytearray(8)
+            self.dial_same = bytearray(8)
             for s in range(8):
                 self.dial_pos[s] = 255
 
@@ -250,8 +252,14 @@ class Rp2Port:
             for b in range(3):
                 self.sel[b].value((s >> b) & 1)
             pos = self.adc.read_u16() >> 13
-            if pos == self.dial_seen[s] and pos != self.dial_pos[s]:
-                self.dial_pos[s] = pos          # two reads alike: the dial is set
-                self.answer_val[s] = pos
-                self.answer_seq[s] = (self.answer_seq[s] + 1) & 0xFF
-            self.dial_seen[s] = pos
+            if pos != self.dial_seen[s]:
+                self.dial_seen[s] = pos
+                self.dial_same[s] = 0
+            elif self.dial_same[s] < DIAL_READS:
+                self.dial_same[s] += 1
+                # the same position 3 reads (60 ms) running: the dial is set, not
+                # passing through (a switch between contacts can read anything)
+                if self.dial_same[s] == DIAL_READS and pos != self.dial_pos[s]:
+                    self.dial_pos[s] = pos
+                    self.answer_val[s] = pos
+                    self.answer_seq[s] = (self.answer_seq[s] + 1) & 0xFF

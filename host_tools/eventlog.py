@@ -1,0 +1,473 @@
+#!/usr/bin/env python3
+"""Read the Cheese Box event log and summarize the games in it.
+
+The box prints one JSON line per game event on its USB serial console
+(format version 1, docs/event-log.md). This tool reads those lines, checks
+each against the format, and prints a summary: games, rounds, the winner,
+each player's points over the rounds, grabs and reaction times, false
+starts, penalties, refused grabs and stuck buttons.
+
+Usage:
+  python host_tools/eventlog.py --file game.log          # a saved log
+  python -m sim --script S.txt --log - 2>&1 | python host_tools/eventlog.py
+  python host_tools/eventlog.py --port auto              # live from a Pico (Ctrl-C: summary)
+  python host_tools/eventlog.py --file game.log --json   # the summary as JSON
+  python host_tools/eventlog.py --file game.log --plot game.png   # needs matplotlib
+
+Lines that are not JSON objects (the MicroPython banner, "cheesebox: ..."
+messages, a REPL prompt) are console noise: skipped and counted. A line that
+looks like an event ('{...') but is not valid JSON or does not follow the
+format is malformed: a warning on stderr, counted, skipped; reading goes on.
+
+Exit codes: 0 done, 1 nothing readable in the input (no event at all),
+2 bad arguments or the port/file cannot be opened.
+Stdlib only for the summary; pyserial (pulled in by mpremote) for --port,
+matplotlib for --plot (both imported only when asked for).
+"""
+import argparse
+import json
+import sys
+
+VERSION = 1
+TICKS_PERIOD = 1 << 30          # ticks_ms / ticks_us wrap here on the RP2040/RP2350
+TICKS_HALF = 1 << 29
+PICO_USB_VID = 0x2E8A           # Raspberry Pi (MicroPython on a Pico)
+
+
+class LogError(ValueError):
+    """A line that does not follow the event-log format."""
+
+
+# -- the format ---------------------------------------------------------------
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _player(v):
+    return isinstance(v, str) and len(v) == 2 and v[0] == "P" and v[1] in "12345678"
+
+
+def _input(v):
+    return v == "ROLL" or _player(v)
+
+
+def _players(v):
+    return isinstance(v, list) and all(_player(p) for p in v)
+
+
+def _points(v):
+    return isinstance(v, dict) and all(_player(k) and _is_int(n) and 0 <= n <= 7
+                                       for k, n in v.items())
+
+
+def _strs(v):
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+def _count(v):
+    return _is_int(v) and v >= 0
+
+
+def _opt(check):
+    return lambda v: v is None or check(v)
+
+
+# event name -> {field: check}; every field listed is required. Readers ignore
+# fields they do not know (a later box may add some within version 1).
+EVENTS = {
+    "boot": {"board": lambda v: isinstance(v, str), "resume": lambda v: isinstance(v, bool)},
+    "join": {"p": _player},
+    "leave": {"p": _player},
+    "game": {"players": _players, "dice": _strs, "campaign": _opt(_count)},
+    "roll": {"round": _count},
+    "faces": {"faces": _strs, "left": _count},
+    "press": {"p": _player, "t_us": _count},
+    "false_start": {"p": _player},
+    "grab": {"p": _player, "t_us": _count, "plate": _opt(_count)},
+    "refused": {"p": _player},
+    "own_up": {"p": _player},
+    "take_back": {"p": _player},
+    "penalty": {"p": _player, "points": _count},
+    "score": {"round": _count, "left": _count,
+              "result": lambda v: v in ("scored", "replay", "gameover"),
+              "lost": lambda v: isinstance(v, dict) and all(_player(k) and _count(n) for k, n in v.items()),
+              "points": _points, "out": _players},
+    "winner": {"p": _player, "out": _players},
+    "stuck": {"input": _input},
+    "unstuck": {"input": _input},
+    "resume": {"round": _count, "points": _points},
+    "discard": {},
+    "error": {"what": lambda v: isinstance(v, str)},
+    "state": {"state": lambda v: isinstance(v, str), "points": _points, "rounds": _count,
+              "stuck": lambda v: isinstance(v, list) and all(_input(x) for x in v)},
+    "help": {"commands": _strs},
+    "watchdog": {"hung_ms": _count},        # from the simulator: the box was reset
+}
+
+
+def validate(obj):
+    """Check one parsed line against format version 1; LogError says what is wrong."""
+    if not isinstance(obj, dict):
+        raise LogError("not a JSON object")
+    if "v" not in obj:
+        raise LogError("no format version 'v'")
+    if obj["v"] != VERSION or not _is_int(obj["v"]):
+        raise LogError("format version %r, this reader knows %d" % (obj["v"], VERSION))
+    ev = obj.get("ev")
+    if not isinstance(ev, str):
+        raise LogError("no event name 'ev'")
+    if ev not in EVENTS:
+        raise LogError("unknown event %r" % ev)
+    t = obj.get("t")
+    if not _is_int(t) or not 0 <= t < TICKS_PERIOD:
+        raise LogError("%s: 't' must be box ms ticks 0-%d, got %r" % (ev, TICKS_PERIOD - 1, t))
+    for field, check in EVENTS[ev].items():
+        if field not in obj:
+            raise LogError("%s: field '%s' is missing" % (ev, field))
+        if not check(obj[field]):
+            raise LogError("%s: field '%s' is wrong: %r" % (ev, field, obj[field]))
+    if ev == "error" and "line" in obj and not isinstance(obj["line"], str):
+        raise LogError("error: field 'line' must be text")
+    return obj
+
+
+def parse_line(line):
+    """(kind, event) for one line of console output.
+
+    kind is "blank", "noise" (not a JSON object: console chatter) or "event";
+    LogError for a line that starts like an event but is not a valid one."""
+    text = line.strip()
+    if not text:
+        return "blank", None
+    if not text.startswith("{"):
+        return "noise", None
+    try:
+        obj = json.loads(text)
+    except ValueError as e:
+        raise LogError("not valid JSON (%s)" % e)
+    return "event", validate(obj)
+
+
+def ticks_diff(a, b):
+    """a - b for ticks wrapping at 2**30, as MicroPython's time.ticks_diff."""
+    return ((a - b + TICKS_HALF) % TICKS_PERIOD) - TICKS_HALF
+
+
+def grab_ms(ev):
+    """Box ms of a grab: when the button went down, not when it was logged.
+
+    The box logs a grab after the debounce window; "t_us" is the capture's
+    own timestamp (ticks_us, the same clock as ticks_ms: ticks_ms * 1000 is
+    ticks_us mod 2**30 on the Pico and in the simulator). When the two agree
+    (the capture at most a second before the log line) the grab is dated by
+    t_us; otherwise by the log line's "t"."""
+    t = ev["t"]
+    t_us = ev.get("t_us")
+    if _is_int(t_us):
+        lag_us = ticks_diff(t * 1000, t_us)
+        if -1000 < lag_us < 1000000:
+            return t - lag_us / 1000.0
+    return float(t)
+
+
+# -- the summary --------------------------------------------------------------
+class Summary:
+    """Follows the events one at a time; result() gives the summary dict."""
+
+    def __init__(self):
+        self.events = 0
+        self.malformed = 0
+        self.noise = 0
+        self.boots = 0
+        self.watchdog_resets = 0
+        self.errors = []
+        self.stuck = []
+        self.games = []
+        self.players = {}
+        self.game = None           # the game being played
+        self.faces_t = None        # box ms of the last reveal in this game
+
+    def _player(self, p):
+        if p not in self.players:
+            self.players[p] = {"grabs": 0, "reaction_ms": [], "false_starts": 0,
+                               "penalties": 0, "refused": 0, "own_ups": 0, "take_backs": 0,
+                               "wins": 0}
+        return self.players[p]
+
+    def _new_game(self, players, dice=None, campaign=None, resumed=False, points=None):
+        g = {"number": len(self.games) + 1, "players": list(players), "dice": dice or [],
+             "campaign": campaign, "resumed": resumed, "rounds": 0, "replays": 0,
+             "winner": None, "finished": False, "out": [],
+             "points": dict((p, []) for p in players),
+             "final_points": dict(points or {}), "grabs": dict((p, 0) for p in players)}
+        self.games.append(g)
+        self.game = g
+        self.faces_t = None
+        for p in players:
+            self._player(p)
+        return g
+
+    def add(self, ev):
+        """One validated event."""
+        self.events += 1
+        name = ev["ev"]
+        g = self.game
+        if name == "boot":
+            self.boots += 1
+            self.game = None
+            self.faces_t = None
+        elif name == "watchdog":
+            self.watchdog_resets += 1
+        elif name == "game":
+            self._new_game(ev["players"], ev["dice"], ev["campaign"],
+                           points=dict((p, 7) for p in ev["players"]))
+        elif name == "resume":
+            if g is None or g["finished"]:
+                g = self._new_game(sorted(ev["points"]), resumed=True)
+            g["final_points"] = dict(ev["points"])
+        elif name == "faces":
+            self.faces_t = ev["t"]
+        elif name == "grab":
+            s = self._player(ev["p"])
+            s["grabs"] += 1
+            if g is not None:
+                g["grabs"][ev["p"]] = g["grabs"].get(ev["p"], 0) + 1
+            if self.faces_t is not None:
+                r = ticks_diff_f(grab_ms(ev), self.faces_t)
+                if r >= 0:
+                    s["reaction_ms"].append(round(r, 3))
+        elif name == "false_start":
+            self._player(ev["p"])["false_starts"] += 1
+        elif name == "refused":
+            self._player(ev["p"])["refused"] += 1
+        elif name == "own_up":
+            self._player(ev["p"])["own_ups"] += 1
+        elif name == "take_back":
+            self._player(ev["p"])["take_backs"] += 1
+        elif name == "penalty":
+            self._player(ev["p"])["penalties"] += 1
+            if g is not None:
+                g["final_points"][ev["p"]] = ev["points"]
+        elif name == "score":
+            self.faces_t = None
+            if g is None:          # a log that starts mid-game
+                g = self._new_game(sorted(ev["points"]), resumed=True)
+            g["rounds"] += 1
+            if ev["result"] == "replay":
+                g["replays"] += 1
+            for p, n in ev["points"].items():
+                g["points"].setdefault(p, []).append(n)
+            g["final_points"] = dict(ev["points"])
+            g["out"] = list(ev["out"])
+        elif name == "winner":
+            if g is None:
+                g = self._new_game([], resumed=True)
+            g["winner"] = ev["p"]
+            g["finished"] = True
+            g["out"] = list(ev["out"])
+            self._player(ev["p"])["wins"] += 1
+        elif name == "stuck":
+            self.stuck.append({"input": ev["input"], "t": ev["t"], "let_go": False})
+        elif name == "unstuck":
+            for s in reversed(self.stuck):
+                if s["input"] == ev["input"] and not s["let_go"]:
+                    s["let_go"] = True
+                    break
+        elif name == "error":
+            self.errors.append(ev["what"] + (": %s" % ev["line"] if "line" in ev else ""))
+
+    def result(self):
+        players = {}
+        for p in sorted(self.players):
+            s = dict(self.players[p])
+            r = s["reaction_ms"]
+            s["avg_reaction_ms"] = round(sum(r) / len(r), 1) if r else None
+            players[p] = s
+        last = self.games[-1] if self.games else None
+        return {"format": VERSION, "events": self.events, "malformed": self.malformed,
+                "noise": self.noise, "boots": self.boots,
+                "watchdog_resets": self.watchdog_resets,
+                "games": self.games, "rounds": sum(g["rounds"] for g in self.games),
+                "winner": last["winner"] if last else None,
+                "players": players, "stuck": self.stuck, "errors": self.errors}
+
+
+def ticks_diff_f(a, b):
+    """ticks_diff for a possibly fractional a (ms)."""
+    whole = int(a // 1)
+    return ticks_diff(whole, b) + (a - whole)
+
+
+def summarize(lines, warn=None):
+    """The summary dict of an iterable of console lines (str or bytes)."""
+    if warn is None:
+        def warn(msg):
+            print("eventlog: " + msg, file=sys.stderr)
+    s = Summary()
+    n = 0
+    for line in lines:
+        n += 1
+        if isinstance(line, bytes):
+            line = line.decode("utf-8", "replace")
+        try:
+            kind, ev = parse_line(line)
+        except LogError as e:
+            s.malformed += 1
+            warn("line %d skipped: %s" % (n, e))
+            continue
+        if kind == "noise":
+            s.noise += 1
+        elif kind == "event":
+            s.add(ev)
+    return s.result()
+
+
+# -- output -------------------------------------------------------------------
+def format_summary(r):
+    out = []
+    out.append("%d events, %d games, %d rounds; %d malformed lines skipped, %d console lines"
+               % (r["events"], len(r["games"]), r["rounds"], r["malformed"], r["noise"]))
+    if r["boots"] > 1 or r["watchdog_resets"]:
+        out.append("boots: %d, watchdog resets: %d" % (r["boots"], r["watchdog_resets"]))
+    for g in r["games"]:
+        head = "game %d: %s" % (g["number"], ", ".join(g["players"]) or "?")
+        if g["dice"]:
+            head += "; dice: %s" % ", ".join(g["dice"])
+        if g["campaign"] is not None:
+            head += "; campaign game %d" % g["campaign"]
+        if g["resumed"]:
+            head += " (resumed)"
+        out.append(head)
+        out.append("  rounds: %d (%d replays); winner: %s"
+                   % (g["rounds"], g["replays"], g["winner"] or "none (not finished)"))
+        for p in sorted(g["points"]):
+            pts = g["points"][p]
+            out.append("  %s points: %s -> %s" % (p, " ".join(str(x) for x in pts) or "-",
+                                                  g["final_points"].get(p, "?")))
+    if r["players"]:
+        out.append("player  grabs  avg reaction  false starts  penalties  refused  own-ups  wins")
+        for p, s in r["players"].items():
+            avg = "%8.0f ms" % s["avg_reaction_ms"] if s["avg_reaction_ms"] is not None else "%11s" % "-"
+            out.append("%-6s  %5d  %s  %12d  %9d  %7d  %7d  %4d"
+                       % (p, s["grabs"], avg, s["false_starts"], s["penalties"], s["refused"],
+                          s["own_ups"], s["wins"]))
+    for st in r["stuck"]:
+        out.append("stuck button: %s at t=%d ms%s" % (st["input"], st["t"],
+                                                     ", let go later" if st["let_go"] else ""))
+    for e in r["errors"]:
+        out.append("box error: %s" % e)
+    return "\n".join(out)
+
+
+def plot(r, path):
+    """Points per player over the rounds, and a reaction-time histogram, as an image.
+
+    Needs matplotlib (imported here only: the summary works without it)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.5))
+    for g in r["games"]:
+        for p in sorted(g["points"]):
+            pts = g["points"][p]
+            if pts:
+                label = p if len(r["games"]) == 1 else "game %d %s" % (g["number"], p)
+                ax1.plot(range(1, len(pts) + 1), pts, marker="o", label=label)
+    ax1.set_title("Points after each round")
+    ax1.set_xlabel("round")
+    ax1.set_ylabel("points")
+    ax1.set_ylim(-0.5, 7.5)
+    if ax1.get_legend_handles_labels()[0]:
+        ax1.legend(fontsize="small")
+    times = [(p, s["reaction_ms"]) for p, s in r["players"].items() if s["reaction_ms"]]
+    if times:
+        ax2.hist([t for _, t in times], bins=20, stacked=True, label=[p for p, _ in times])
+        ax2.legend(fontsize="small")
+    else:
+        ax2.text(0.5, 0.5, "no grabs", ha="center", va="center", transform=ax2.transAxes)
+    ax2.set_title("Reaction time: dice shown to grab")
+    ax2.set_xlabel("ms")
+    ax2.set_ylabel("grabs")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+# -- input --------------------------------------------------------------------
+def find_port():
+    """The serial device of a connected Pico (or the only serial port there is)."""
+    from serial.tools import list_ports
+    ports = list(list_ports.comports())
+    picos = [p for p in ports if p.vid == PICO_USB_VID]
+    if picos:
+        return picos[0].device
+    if len(ports) == 1:
+        return ports[0].device
+    raise OSError("no Pico found on USB (serial ports: %s)"
+                  % (", ".join(p.device for p in ports) or "none"))
+
+
+def serial_lines(port, baud=115200):
+    """Lines from the box's USB serial console until Ctrl-C."""
+    import serial
+    if port == "auto":
+        port = find_port()
+    print("eventlog: reading %s (Ctrl-C for the summary)" % port, file=sys.stderr)
+    with serial.Serial(port, baud, timeout=0.5) as ser:
+        buf = b""
+        try:
+            while True:
+                chunk = ser.read(256)
+                if not chunk:
+                    continue
+                buf += chunk
+                while b"\n" in buf:
+                    line, buf = buf.split(b"\n", 1)
+                    yield line.decode("utf-8", "replace").rstrip("\r")
+        except KeyboardInterrupt:
+            if buf:
+                yield buf.decode("utf-8", "replace")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="eventlog.py", description=__doc__.split("\n")[0])
+    src = ap.add_mutually_exclusive_group()
+    src.add_argument("--file", metavar="LOG", help="read a saved event log ('-': stdin, the default)")
+    src.add_argument("--port", metavar="DEV", help="read live from a board: a serial device or 'auto'")
+    ap.add_argument("--baud", type=int, default=115200, help=argparse.SUPPRESS)
+    ap.add_argument("--json", action="store_true", help="print the summary as JSON")
+    ap.add_argument("--plot", metavar="OUT.png", help="draw points and reaction times (matplotlib)")
+    ap.add_argument("--quiet", action="store_true", help="no warning per malformed line")
+    args = ap.parse_args(argv)
+    warn = (lambda msg: None) if args.quiet else None
+    try:
+        if args.port:
+            r = summarize(serial_lines(args.port, args.baud), warn)
+        elif args.file and args.file != "-":
+            with open(args.file, "rb") as f:
+                r = summarize(f, warn)
+        else:
+            r = summarize(sys.stdin, warn)
+    except ImportError as e:
+        print("error: --port needs pyserial (pip install pyserial; mpremote brings it): %s" % e,
+              file=sys.stderr)
+        return 2
+    except OSError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(r, indent=1))
+    else:
+        print(format_summary(r))
+    if args.plot:
+        try:
+            plot(r, args.plot)
+        except ImportError:
+            print("error: --plot needs matplotlib (pip install matplotlib)", file=sys.stderr)
+            return 2
+    return 0 if r["events"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,421 @@
+"""host_tools/eventlog.py: the box's event log, read back and summarized.
+
+Logs come from real games: the scenario files run in the simulator, which
+logs through the firmware's own EventLog exactly as the Pico prints it. The
+summary must agree with the simulator's final state (--json), malformed
+lines are counted and skipped, console noise is skipped, ticks wrap, and
+the plot is drawn when matplotlib is there.
+"""
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from cheesebox.board import read_board
+from sim.scenario import Sim, run_script
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCEN = os.path.join(REPO, "tests", "scenarios")
+TOOL = os.path.join(REPO, "host_tools", "eventlog.py")
+
+
+def _load_tool(name="cheesebox_eventlog"):
+    spec = importlib.util.spec_from_file_location(name, TOOL)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+EL = _load_tool()
+SCENARIOS = sorted(f[:-4] for f in os.listdir(SCEN) if f.endswith(".txt"))
+
+
+def _board_of(name):
+    with open(os.path.join(SCEN, name + ".txt")) as f:
+        m = re.search(r"board (pico[\w-]*)", f.read())
+    return m.group(1) if m else "pico-4p"
+
+
+def _play(name):
+    """(log lines, final --json result) of a scenario file."""
+    lines = []
+    sim = Sim(read_board(os.path.join(REPO, "boards", _board_of(name) + ".json")), log=lines.append)
+    sim.box.animate = False
+    with open(os.path.join(SCEN, name + ".txt")) as f:
+        result = run_script(sim, f.read())
+    return lines, result
+
+
+@pytest.fixture(scope="module")
+def full_game():
+    return _play("full_game_plate_cards")
+
+
+def _quiet(msg):
+    pass
+
+
+# -- the summary agrees with the game ---------------------------------------------------
+def test_full_game_summary(full_game):
+    lines, res = full_game
+    r = EL.summarize(lines, _quiet)
+    assert r["malformed"] == 0 and r["noise"] == 0 and r["events"] == len(lines)
+    assert len(r["games"]) == 1
+    g = r["games"][0]
+    assert g["winner"] == res["winner"] == "P1" and g["finished"]
+    assert g["rounds"] == res["rounds"] == 7 and g["replays"] == res["replays"]
+    assert g["final_points"] == res["points"]
+    assert g["out"] == res["eliminated"]
+    assert g["dice"] == res["dice"]
+    # points after each round, as the scenario's comments tell them
+    assert g["points"] == {"P1": [7, 6, 6, 6, 6, 6, 6],
+                           "P2": [5, 5, 4, 2, 1, 1, 0],
+                           "P3": [6, 4, 4, 3, 1, 0, 0]}
+    assert r["winner"] == "P1" and r["rounds"] == 7
+    grabs = {"P1": 0, "P2": 0, "P3": 0}
+    for ln in lines:
+        e = json.loads(ln)
+        if e["ev"] == "grab":
+            grabs[e["p"]] += 1
+    assert {p: s["grabs"] for p, s in r["players"].items()} == grabs == {"P1": 6, "P2": 4, "P3": 3}
+    assert r["players"]["P2"]["own_ups"] == 2 and r["players"]["P3"]["own_ups"] == 3
+    assert r["players"]["P3"]["take_backs"] == 1
+    assert r["players"]["P1"]["wins"] == 1
+    for p, s in r["players"].items():
+        assert len(s["reaction_ms"]) == s["grabs"]
+        assert all(0 < t < 5000 for t in s["reaction_ms"]), s["reaction_ms"]
+        assert s["avg_reaction_ms"] == round(sum(s["reaction_ms"]) / len(s["reaction_ms"]), 1)
+    assert r["stuck"] == [] and r["errors"] == []
+
+
+def test_reaction_times_are_the_grab_instants(full_game):
+    """Reaction = when the button went down (t_us) minus when the faces were shown."""
+    lines, _ = full_game
+    evs = [json.loads(x) for x in lines]
+    want = []
+    faces = None
+    for e in evs:
+        if e["ev"] == "faces":
+            faces = e["t"]
+        elif e["ev"] == "grab" and e["p"] == "P1":
+            want.append(EL.ticks_diff(e["t"], faces))
+    got = EL.summarize(lines, _quiet)["players"]["P1"]["reaction_ms"]
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        # the log line comes after the debounce window; t_us dates the press itself
+        assert w - 60 <= g <= w, (got, want)
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_every_scenario_summary_matches_the_sim(name):
+    lines, res = _play(name)
+    warned = []
+    r = EL.summarize(lines, warned.append)
+    assert warned == [] and r["malformed"] == 0
+    assert r["events"] == len(lines)
+    g = r["games"][-1]
+    assert g["final_points"] == res["points"]
+    assert g["rounds"] == res["rounds"]
+    assert g["winner"] == res["winner"]
+    assert g["replays"] == res.get("replays", 0)
+    assert sum(s["false_starts"] for s in r["players"].values()) == res["false_starts"]
+    assert [s["input"] for s in r["stuck"] if not s["let_go"]] == res["stuck"]
+    n_pen = sum(1 for ln in lines if json.loads(ln)["ev"] == "penalty")
+    assert sum(s["penalties"] for s in r["players"].values()) == n_pen
+    n_ref = sum(1 for ln in lines if json.loads(ln)["ev"] == "refused")
+    assert sum(s["refused"] for s in r["players"].values()) == n_ref
+
+
+def test_special_scenarios_counted():
+    r = EL.summarize(_play("false_start")[0], _quiet)
+    assert r["players"]["P2"]["false_starts"] + r["players"]["P1"]["false_starts"] == 1
+    r = EL.summarize(_play("penalty")[0], _quiet)
+    assert sum(s["penalties"] for s in r["players"].values()) >= 1
+    r = EL.summarize(_play("refused_grab")[0], _quiet)
+    assert sum(s["refused"] for s in r["players"].values()) >= 1
+
+
+# -- malformed lines and console noise ------------------------------------------------
+BAD = [
+    '{"v": 1, "ev": "grab"',                                       # cut short
+    '{"v": 2, "ev": "boot", "t": 5, "board": "x", "resume": false}',  # a later format
+    '{"ev": "boot", "t": 5, "board": "x", "resume": false}',        # no version
+    '{"v": 1, "ev": "teleport", "t": 5}',                           # unknown event
+    '{"v": 1, "ev": "grab", "t": 5, "p": "P1"}',                    # t_us and plate missing
+    '{"v": 1, "ev": "press", "t": 5, "p": "P9", "t_us": 1}',        # no such player
+    '{"v": 1, "ev": "roll", "t": 1073741824, "round": 1}',          # t past the wrap
+    '{"v": 1, "ev": "roll", "t": -1, "round": 1}',
+    '{"v": 1, "ev": "roll", "t": 5, "round": "one"}',
+    '{"v": true, "ev": "roll", "t": 5, "round": 1}',
+    '{"v": 1, "ev": "score", "t": 5, "round": 1, "left": 0, "result": "won", '
+    '"lost": {}, "points": {}, "out": []}',
+    '{}',
+    '{\x00\xff}',
+]
+NOISE = [
+    "MicroPython v1.25.0 on 2025-04-15; Raspberry Pi Pico with RP2040",
+    'Type "help()" for more information.',
+    ">>> ",
+    "cheesebox: pico-4p ready, 4 stations",
+    "[1, 2, 3]",
+    "Traceback (most recent call last):",
+]
+
+
+def _salted(lines):
+    """The log with a bad line and a noise line after every few events, and blanks."""
+    out = []
+    bad = list(BAD)
+    noise = list(NOISE)
+    for i, ln in enumerate(lines):
+        if i % 4 == 1 and bad:
+            out.append(bad.pop())
+        if i % 4 == 3 and noise:
+            out.append(noise.pop())
+        if i % 9 == 0:
+            out.append("")
+        out.append(ln)
+    assert not bad and not noise
+    return out
+
+
+def test_malformed_lines_counted_and_skipped(full_game):
+    lines, res = full_game
+    clean = EL.summarize(lines, _quiet)
+    warned = []
+    r = EL.summarize(_salted(lines), warned.append)
+    assert r["malformed"] == len(BAD) == len(warned)
+    assert r["noise"] == len(NOISE)
+    assert all(w.startswith("line ") and "skipped" in w for w in warned)
+    r2 = dict(r)
+    r2["malformed"] = r2["noise"] = 0
+    assert r2 == clean                   # nothing else changed
+
+
+@pytest.mark.parametrize("line", BAD)
+def test_each_bad_line_is_a_log_error(line):
+    with pytest.raises(EL.LogError):
+        EL.parse_line(line)
+
+
+@pytest.mark.parametrize("line", NOISE + ["", "   ", "\r"])
+def test_noise_is_not_an_error(line):
+    assert EL.parse_line(line)[0] in ("noise", "blank")
+
+
+def test_bytes_and_crlf_lines(full_game):
+    lines, _ = full_game
+    raw = [(ln + "\r\n").encode() for ln in lines] + [b"\xff\xfe{garbage\r\n"]
+    r = EL.summarize(raw, _quiet)
+    assert r["malformed"] == 0 and r["noise"] == 1 and r["games"][0]["winner"] == "P1"
+
+
+def test_every_logged_event_is_documented():
+    """box.py's self.log("..."), the simulator's, and docs/event-log.md all agree with EVENTS."""
+    names = set()
+    for rel in ("firmware/cheesebox/box.py", "sim/scenario.py"):
+        with open(os.path.join(REPO, rel)) as f:
+            src = f.read()
+        for first_arg in re.findall(r"self\.log\(([^,]+),", src):
+            names |= set(re.findall(r'"(\w+)"', first_arg))
+    assert names, "no self.log calls found"
+    assert names <= set(EL.EVENTS), names - set(EL.EVENTS)
+    with open(os.path.join(REPO, "docs", "event-log.md")) as f:
+        doc = f.read()
+    for ev in EL.EVENTS:
+        assert re.search(r"^### `%s`" % ev, doc, re.M), "docs/event-log.md lacks ### `%s`" % ev
+
+
+def test_documented_examples_validate():
+    """Every example line in docs/event-log.md is a valid event (the doc cannot drift)."""
+    with open(os.path.join(REPO, "docs", "event-log.md")) as f:
+        doc = f.read()
+    examples = [ln.strip() for ln in doc.splitlines()
+                if ln.strip().startswith("{") and '"ev": ' in ln]
+    seen = set()
+    for ln in examples:
+        kind, ev = EL.parse_line(ln)
+        assert kind == "event"
+        seen.add(ev["ev"])
+    assert seen == set(EL.EVENTS)
+
+
+# -- ticks ---------------------------------------------------------------------------
+def _ev(ev, t, **fields):
+    d = dict(fields)
+    d.update({"v": 1, "ev": ev, "t": t})
+    return json.dumps(d)
+
+
+def test_reaction_across_the_tick_wrap():
+    wrap = 1 << 30
+    faces_t = wrap - 100                       # 100 ms before ticks_ms wraps
+    grab_t = 62                                # logged 162 ms after the reveal
+    press_us = (grab_t * 1000 - 12000) % wrap  # pressed 12 ms before it was logged
+    log = [
+        _ev("game", faces_t - 5000, players=["P1", "P2"], dice=["yellow A"], campaign=None),
+        _ev("roll", faces_t - 1000, round=1),
+        _ev("faces", faces_t, faces=["cheese1"], left=1),
+        _ev("grab", grab_t, p="P1", t_us=press_us, plate=None),
+        _ev("grab", grab_t + 500, p="P2", t_us=999999999, plate=None),  # t_us of another clock
+    ]
+    r = EL.summarize(log, _quiet)
+    assert r["players"]["P1"]["reaction_ms"] == [150.0]
+    assert r["players"]["P2"]["reaction_ms"] == [662.0]     # falls back to the log line's t
+    assert EL.ticks_diff(5, wrap - 5) == 10 and EL.ticks_diff(wrap - 5, 5) == -10
+
+
+def test_a_log_that_starts_mid_game():
+    log = [_ev("score", 10, round=4, left=0, result="scored", lost={"P1": 1},
+               points={"P1": 3, "P2": 5}, out=[]),
+           _ev("penalty", 20, p="P2", points=4),
+           _ev("winner", 30, p="P2", out=["P1"])]
+    r = EL.summarize(log, _quiet)
+    g = r["games"][0]
+    assert g["resumed"] and g["winner"] == "P2" and g["final_points"] == {"P1": 3, "P2": 4}
+
+
+def test_watchdog_reset_and_resume():
+    """A game through a hang (the watchdog resets the box, it resumes)."""
+    lines = []
+    sim = Sim(read_board(os.path.join(REPO, "boards", "pico-4p.json")), log=lines.append)
+    sim.box.animate = False
+    res = run_script(sim, "players 2\ndice yellow\nrollbutton\nroll cheese1 cheese2 cheese3\n"
+                          "wait 3000\nbuzz P1\nown-up P1\nrollbutton\nhang 9000\nwait 500\n")
+    r = EL.summarize(lines, _quiet)
+    assert r["malformed"] == 0
+    assert r["watchdog_resets"] == 1 and r["boots"] == 2
+    assert r["games"][-1]["final_points"] == res["points"]
+
+
+# -- the command line ----------------------------------------------------------------
+def _run(args, stdin=None):
+    return subprocess.run([sys.executable, TOOL] + args, cwd=REPO, capture_output=True,
+                          text=True, input=stdin, timeout=60)
+
+
+def test_cli_file_json_from_the_real_sim(tmp_path):
+    """python -m sim --log FILE, then eventlog.py --file FILE --json."""
+    log = tmp_path / "game.log"
+    p = subprocess.run([sys.executable, "-m", "sim", "--script",
+                        os.path.join(SCEN, "full_game_plate_cards.txt"), "--json", "--log", str(log)],
+                       cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    res = json.loads(p.stdout)
+    q = _run(["--file", str(log), "--json"])
+    assert q.returncode == 0, q.stderr
+    r = json.loads(q.stdout)
+    assert r["winner"] == res["winner"] and r["rounds"] == res["rounds"]
+    assert r["games"][0]["final_points"] == res["points"]
+
+
+def test_cli_stdin_text_summary(full_game):
+    lines, _ = full_game
+    q = _run([], stdin="\n".join(_salted(lines)) + "\n")
+    assert q.returncode == 0
+    assert "winner: P1" in q.stdout and "rounds: 7" in q.stdout
+    assert "%d malformed lines skipped" % len(BAD) in q.stdout
+    assert q.stderr.count("skipped") == len(BAD)
+    assert "Traceback" not in q.stderr
+    q = _run(["--quiet", "--file", "-"], stdin="\n".join(_salted(lines)))
+    assert q.returncode == 0 and q.stderr == ""
+
+
+def test_cli_nothing_readable():
+    q = _run([], stdin="hello\n{bad\n")
+    assert q.returncode == 1
+    q = _run(["--file", "/no/such/log"])
+    assert q.returncode == 2 and q.stderr.startswith("error: ") and "Traceback" not in q.stderr
+
+
+# -- optional matplotlib ---------------------------------------------------------------
+def test_summary_without_matplotlib(monkeypatch, tmp_path, full_game, capsys):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)     # import matplotlib fails
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    el = _load_tool("cheesebox_eventlog_nompl")
+    log = tmp_path / "g.log"
+    log.write_text("\n".join(full_game[0]) + "\n")
+    assert el.main(["--file", str(log)]) == 0
+    assert "winner: P1" in capsys.readouterr().out
+    assert el.main(["--file", str(log), "--plot", str(tmp_path / "x.png")]) == 2
+    assert "matplotlib" in capsys.readouterr().err
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_plot_written(tmp_path, full_game):
+    pytest.importorskip("matplotlib")
+    log = tmp_path / "g.log"
+    log.write_text("\n".join(full_game[0]) + "\n")
+    out = tmp_path / "game.png"
+    assert EL.main(["--file", str(log), "--plot", str(out), "--json"]) == 0
+    with open(out, "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+    assert out.stat().st_size > 5000
+
+
+# -- live from a board (pyserial faked: no Pico in CI) ----------------------------------
+class _FakeSerial:
+    chunks = []
+
+    def __init__(self, port, baud, timeout=None):
+        self.port = port
+        self.opened = (port, baud)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *a):
+        return False
+
+    def read(self, n):
+        if not _FakeSerial.chunks:
+            raise KeyboardInterrupt        # the user presses Ctrl-C
+        return _FakeSerial.chunks.pop(0)
+
+
+class _PortInfo:
+    def __init__(self, device, vid):
+        self.device = device
+        self.vid = vid
+
+
+def _fake_serial(monkeypatch, ports):
+    serial = type(sys)("serial")
+    serial.Serial = _FakeSerial
+    tools = type(sys)("serial.tools")
+    list_ports = type(sys)("serial.tools.list_ports")
+    list_ports.comports = lambda: ports
+    tools.list_ports = list_ports
+    serial.tools = tools
+    monkeypatch.setitem(sys.modules, "serial", serial)
+    monkeypatch.setitem(sys.modules, "serial.tools", tools)
+    monkeypatch.setitem(sys.modules, "serial.tools.list_ports", list_ports)
+
+
+def test_pyserial_is_in_the_venv():
+    """--port uses pyserial, which mpremote (requirements.txt) pulls in."""
+    import serial.tools.list_ports  # noqa: F401
+
+
+def test_live_port_auto(monkeypatch, full_game, capsys):
+    lines, _ = full_game
+    _fake_serial(monkeypatch, [_PortInfo("/dev/ttyS0", None), _PortInfo("/dev/ttyACM0", 0x2E8A)])
+    text = ("MicroPython v1.25.0\r\n>>> \r\ncheesebox: pico-4p ready, 4 stations\r\n"
+            + "\r\n".join(lines) + "\r\n")
+    data = text.encode()
+    _FakeSerial.chunks = [data[i:i + 37] for i in range(0, len(data), 37)]   # lines split anyhow
+    assert EL.main(["--port", "auto", "--json"]) == 0
+    out, err = capsys.readouterr()
+    r = json.loads(out)
+    assert "/dev/ttyACM0" in err
+    assert r["noise"] == 3 and r["malformed"] == 0 and r["winner"] == "P1"
+
+
+def test_live_port_none_found(monkeypatch, capsys):
+    _fake_serial(monkeypatch, [])
+    assert EL.main(["--port", "auto"]) == 2
+    assert "no Pico found" in capsys.readouterr().err
