@@ -4,8 +4,8 @@
 //   node bench/wasm_run.mjs HEAPSIZE SCRIPT [ARG ...]
 //
 // Copies the pure modules the bench needs into the interpreter's file system
-// at the same paths as in the repo (firmware/cheesebox/*.py, sim/{__init__,
-// rng,simport,scenario}.py, boards/*.json, bench/*.py, bench/*.txt,
+// at the same paths as in the repo (firmware/cheesebox/*.py, sim/*.py but the
+// CPython-only view/wire/keys/__main__, boards/*.json, bench/*.py, bench/*.txt,
 // build/bench/*.txt), puts firmware/, ./ and bench/ on sys.path, sets sys.argv
 // to [SCRIPT, ARG ...] and runs SCRIPT. Exit code 1 on a Python exception
 // (the package's own CLI exits 0 on one). One interpreter per Node process.
@@ -49,9 +49,10 @@ function copy(dir, keep) {
   }
 }
 
-const SIM_PURE = new Set(["__init__.py", "rng.py", "simport.py", "scenario.py"]);
+// sim/: every module but the CPython-only ones (terminal, NeoPixel capture)
+const SIM_CPYTHON = new Set(["__main__.py", "view.py", "wire.py", "keys.py"]);
 copy("firmware/cheesebox", (n) => n.endsWith(".py"));
-copy("sim", (n) => SIM_PURE.has(n));
+copy("sim", (n) => n.endsWith(".py") && !SIM_CPYTHON.has(n));
 copy("boards", (n) => n.endsWith(".json"));
 copy("bench", (n) => n.endsWith(".py") || n.endsWith(".txt"));
 copy("build/bench", (n) => n.endsWith(".txt"));

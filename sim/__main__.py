@@ -35,7 +35,7 @@ def load_dice_file(path):
         raise DiceError("%s: cannot be read (%s)" % (path, e))
     except UnicodeError:
         raise DiceError("%s: is not a text file (not UTF-8)" % path)
-    except ValueError as e:
+    except (ValueError, RuntimeError, MemoryError) as e:   # RecursionError: too deep
         raise DiceError("%s: is not valid JSON (%s)" % (path, e))
     return load_dice(spec, path)
 

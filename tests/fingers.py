@@ -212,9 +212,10 @@ class Fingers:
         bi, bo = self._bounce(), self._bounce()
         return [self._press(bit, t, hold_us, "stuck", bi, bo, dropouts=self.r.choice((0, 0, 1, 3)))]
 
-    def all_at_once(self, bits, t, same_sample=True, spread_us=5):
+    def all_at_once(self, bits, t, same_sample=True, spread_us=5, clean=False):
         """Every button in `bits` at once: in the same 16 us sampler loop, or
-        within spread_us of each other (which may straddle two loops)."""
+        within spread_us of each other (which may straddle two loops). Each
+        press clean or with a small bounce (all clean if `clean`)."""
         self.counts["tie_group"] += 1
         out = []
         if same_sample:
@@ -224,7 +225,7 @@ class Fingers:
             times = [t + self.r.randint(0, spread_us) for _ in bits]
         for bit, tb in zip(bits, times):
             hold = self.r.randint(40000, 200000)
-            if self.r.random() < 0.5:
+            if clean or self.r.random() < 0.5:
                 out.append(self._press(bit, tb, hold, "tie"))
             else:
                 bi, bo = self._bounce(small=True), self._bounce(small=True)

@@ -72,17 +72,20 @@ def load(board_file=BOARD_FILE, dice_file=DICE_FILE):
         board = load_board(_read_json(board_file), board_file)
     except OSError:
         show_error(ERR_BOARD, "%s: missing (copy boards/NAME.json there)" % board_file)
-    except ValueError as e:              # BoardError, or JSON that does not parse
-        show_error(ERR_BOARD, str(e) if isinstance(e, BoardError) else
-                   "%s: is not valid JSON (%s)" % (board_file, e))
+    except BoardError as e:
+        show_error(ERR_BOARD, str(e))
+    except Exception as e:               # bad JSON, too deep or too big for the heap
+        show_error(ERR_BOARD, "%s: is not valid JSON (%s: %s)" % (board_file, type(e).__name__, e))
     dice = None
     try:
         dice = load_dice(_read_json(dice_file), dice_file)
     except OSError:
         pass                              # no dice file: the default dice
-    except ValueError as e:
-        show_error(ERR_DICE, str(e) if isinstance(e, DiceError) else
-                   "%s: is not valid JSON (%s)" % (dice_file, e), board)
+    except DiceError as e:
+        show_error(ERR_DICE, str(e), board)
+    except Exception as e:
+        show_error(ERR_DICE, "%s: is not valid JSON (%s: %s)" % (dice_file, type(e).__name__, e),
+                   board)
     return board, dice
 
 

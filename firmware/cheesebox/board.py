@@ -241,6 +241,6 @@ def read_board(path):
         raise BoardError("%s: is not a text file (not UTF-8)" % path)
     try:
         spec = json.loads(text)
-    except ValueError as e:
+    except (ValueError, RuntimeError, MemoryError) as e:   # RecursionError: too deep
         raise BoardError("%s: is not valid JSON (%s)" % (path, e))
     return load_board(spec, path)
