@@ -28,7 +28,7 @@ MICROPYPATH_ := firmware:.:tests/core
 
 export BLINKA_OS_AGNOSTIC := 1
 
-.PHONY: all venv test check-mpy typecheck test-mp test-py sim clean
+.PHONY: all venv test check-mpy typecheck test-mp test-py sim bench clean
 
 all: test
 
@@ -81,6 +81,12 @@ test-py: $(STAMP)
 sim: $(STAMP)
 	$(PY) -m sim $(ARGS)
 
+# measured figures: game heap (32-bit webassembly MicroPython in Node, and unix
+# heapsize bisection), steady-state allocation, step/buzz cost, .py vs .mpy import,
+# simulator speed; a table + build/bench.json (docs/bench.md). Needs node + npm.
+bench: $(STAMP)
+	$(PY) host_tools/bench.py
+
 clean:
-	rm -rf $(VENV) $(TDIR) .pytest_cache .hypothesis build
+	rm -rf $(VENV) $(TDIR) .pytest_cache .hypothesis build bench/node_modules
 	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +

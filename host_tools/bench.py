@@ -238,13 +238,18 @@ def cost_figures(quick: bool):
 # -- 4. import .py vs .mpy -------------------------------------------------------
 IMPORT_CODE = ("import gc, time\ngc.collect()\na = gc.mem_alloc()\nt = time.ticks_us()\n"
                "import cheesebox.box\nt = time.ticks_diff(time.ticks_us(), t)\ngc.collect()\n"
-               "print('BENCH {\"us\": %d, \"heap\": %d}' % (t, gc.mem_alloc() - a))\n")
+               "f = cheesebox.box.__file__\n"
+               "print('BENCH {\"us\": %d, \"heap\": %d, \"file\": \"%s\"}' % (t, gc.mem_alloc() - a, f))\n")
 
 
 def import_figures(runs: int):
     src = REPO / "firmware" / "cheesebox"
     with tempfile.TemporaryDirectory(prefix="bench-mpy-") as tmp:
-        dst = Path(tmp) / "cheesebox"
+        run_dir = Path(tmp) / "run"       # empty: '' on sys.path finds nothing
+        run_dir.mkdir()
+        lib = Path(tmp) / "lib"
+        dst = lib / "cheesebox"
+        lib.mkdir()
         dst.mkdir()
         for py in sorted(src.glob("*.py")):
             p = subprocess.run([str(MPY_CROSS), "-o", str(dst / (py.stem + ".mpy")), str(py)],
@@ -252,17 +257,19 @@ def import_figures(runs: int):
             if p.returncode != 0:
                 raise BenchError("mpy-cross %s: %s" % (py.name, p.stderr))
         res = {}
-        for kind, path in (("py", str(REPO / "firmware")), ("mpy", tmp)):
+        for kind, path in (("py", str(REPO / "firmware")), ("mpy", str(lib))):
             us, heap, wall = [], [], []
             for _ in range(runs):
                 t0 = time.perf_counter()
                 p = subprocess.run([str(MICROPYTHON), "-X", "heapsize=4M", "-c", IMPORT_CODE],
-                                   env=dict(os.environ, MICROPYPATH=path), cwd=tmp,
+                                   env=dict(os.environ, MICROPYPATH=path), cwd=run_dir,
                                    capture_output=True, text=True, timeout=60)
                 wall.append((time.perf_counter() - t0) * 1e6)
                 if p.returncode != 0:
                     raise BenchError("import cheesebox.box (%s) failed: %s" % (kind, p.stderr))
                 r = bench_line(p.stdout, "import " + kind)
+                if not r["file"].endswith("." + kind):
+                    raise BenchError("import cheesebox.box (%s) loaded %s" % (kind, r["file"]))
                 us.append(r["us"])
                 heap.append(r["heap"])
             res[kind] = {"import_us": statistics.median(us), "heap": statistics.median(heap),

@@ -41,7 +41,6 @@ from collections import Counter
 import pytest
 
 from cheesebox import box as B
-from cheesebox import match as M
 from cheesebox import ticks
 from cheesebox.board import read_board
 from cheesebox.capture import Capture, PRESS, RELEASE
@@ -244,15 +243,18 @@ class Table:
         self.roll_press()
         if self.box.state != B.MENU:
             self.fail("ROLL after joining: state %s" % self.box.state_name())
-        for _ in range(self.r.randrange(5)):                 # cycle the dice choice
+        steps = self.r.randrange(5)
+        for _ in range(steps):                                 # cycle the dice choice
             t = max(self.port.t + 20 * MS, self.f.free_after(0))
-            if self.r.random() < 0.5:
-                self.f.glitch(self.r.randrange(n), t + self.r.randint(0, 40000)) \
-                    if self.f.is_free(0, t, t) else None
+            g, tg = self.r.randrange(1, n), t + self.r.randint(0, 40000)
+            if self.r.random() < 0.5 and self.f.is_free(g, tg, tg + 8000):
+                self.f.glitch(g, tg)             # noise on another buzzer: no menu step
             self.expect(self.f.press(0, max(t, self.f.free_after(0)), self.r.randint(30000, 80000)),
                         in_game=False)
             self.settle()
         choice = self.box.choice
+        if choice != steps % len(B.CHOICES):
+            self.fail("menu at choice %d after %d presses" % (choice, steps))
         self.roll_press()
         if self.box.state != B.READY or self.box.match is None:
             self.fail("no game after the dice: state %s" % self.box.state_name())
@@ -688,9 +690,9 @@ def _capture_case(seed, settle_each=True):
 
 def test_capture_alone_bounce_and_glitches_many_seeds():
     c = Counter()
-    for seed in range(1, 1501):
+    for seed in range(1, 1001):
         c += _capture_case(seed)
-    assert c["glitch"] > 500 and c["bounce"] > 2000 and c["mash"] > 100
+    assert c["glitch"] > 400 and c["bounce"] > 1500 and c["mash"] > 100
     TOTALS.update(("capture_" + k, v) for k, v in c.items())
 
 
@@ -721,7 +723,7 @@ def test_capture_alone_bounce_up_to_10ms_one_press_at_first_edge():
     edge, each confirmed one debounce window after its last bounce (not
     before, and at the first pop after that)."""
     r = random.Random(5)
-    for seed in range(1, 2001):
+    for seed in range(1, 1001):
         cap = Capture(9, 12000, SeededRandom(seed))
         port = FG.EdgeList()
         f = FG.Fingers(port, r, 12000)
@@ -739,7 +741,7 @@ def test_capture_alone_glitches_give_nothing_and_delay_no_press_much():
     another input during it still comes out, stamped at its own edge, at
     most one debounce window after the glitch ends."""
     r = random.Random(9)
-    for seed in range(1, 2001):
+    for seed in range(1, 1001):
         cap = Capture(9, 12000, SeededRandom(seed))
         port = FG.EdgeList()
         f = FG.Fingers(port, r, 12000)
@@ -753,3 +755,89 @@ def test_capture_alone_glitches_give_nothing_and_delay_no_press_much():
         assert [x[:3] for x in got] == [(PRESS, other, p.t), (RELEASE, other, p.up)], (seed, got)
         assert got[0][3] <= max(tp, tg + width) + 12000 + 100, (seed, got)
         assert not cap.is_down(g)
+
+
+# -- known bugs: these fail until the capture is fixed (see the report) ------------------
+def test_capture_samples_in_a_batch_give_the_same_events():
+    """BUG (firmware/cheesebox/capture.py, Capture.sample): a change is only
+    confirmed in settle()/pop(), never in sample(). When several samples
+    arrive between two polls (port_rp2.poll drains the DMA ring in one go after
+    a LED write, ~11.5 ms for the 384-pixel dice chain, a flash save, or its 5 ms
+    sleep), a pin that HELD its new level for the debounce window and then
+    changed again is merged with the next change:
+    - a glitch, then a real press 14 ms later: the press is stamped at the
+      glitch, 14 ms before the finger touched (false start, or a wheel won
+      against an earlier player);
+    - a release, then a press 20 ms later: both vanish (a lost press).
+    SimPort.poll hides it (it calls capture.settle before every word); the
+    rp2 port does not. Fix: in Capture.sample, before recording the new
+    edges, `if self.pending: self._confirm(t_us)` (what held for the window
+    before this sample counts first); allocation-free, and SimPort's extra
+    settle becomes redundant."""
+    # a glitch (0.3 ms), then a clean press 14 ms later, polled 26 ms later
+    cap = Capture(9, 12000, SeededRandom(1))
+    cap.sample(0b1, 0)
+    cap.sample(0b0, 300)
+    cap.sample(0b1, 14000)
+    got = events_of(cap, 14000 + 12000)
+    assert got == [(PRESS, 0, 14000)], "press stamped at the glitch: %s" % got
+    # a press, let go at 100 ms, pressed again at 120 ms (mashing), polled at 125 ms
+    cap = Capture(9, 12000, SeededRandom(1))
+    cap.sample(0b1, 0)
+    assert events_of(cap, 20000) == [(PRESS, 0, 0)]
+    cap.sample(0b0, 100000)
+    cap.sample(0b1, 120000)
+    got = events_of(cap, 125000) + events_of(cap, 140000)
+    assert got == [(RELEASE, 0, 100000), (PRESS, 0, 120000)], "lost release and press: %s" % got
+    # and the random cases, popped up to 20 ms apart without a settle per sample
+    bad = []
+    for seed in range(1, 301):
+        try:
+            _capture_case(seed, settle_each=False)
+        except AssertionError:
+            bad.append(seed)
+    assert not bad, "%d of 300 random cases differ when samples come in batches (seeds %s...)" % (
+        len(bad), bad[:8])
+
+
+def events_of(cap, now):
+    n = cap.pop(now)
+    return [(cap.kind[i], cap.input[i], cap.time[i]) for i in range(n)]
+
+
+def test_capture_noisy_input_loses_no_other_events():
+    """BUG (firmware/cheesebox/capture.py, Capture._confirm / pop): an input
+    that chatters faster than the debounce window (a loose wire: 1 ms pulses
+    every 5 ms) stays pending with the same first edge, so pop() holds back
+    every other input's events for as long as the noise lasts (here 400 ms:
+    the whole box is deaf), and once QUEUE (32) events wait, _confirm drops
+    further changes silently (`q_len < QUEUE` fails: pending cleared, no
+    event, `stable` not updated) - presses and releases are lost, and a lost
+    release leaves `stable` pressed (flagged stuck 5 s later, next press lost).
+    Suggested fix: never drop - when the queue is full leave the change
+    pending (it confirms at a later pop) - and stop a noisy input from
+    blocking the others: an input pending for longer than a few debounce
+    windows (say 50 ms) no longer counts for the horizon."""
+    cap = Capture(9, 12000, SeededRandom(1))
+    edges = []
+    for k in range(80):                     # input 0: noise for 400 ms
+        edges.append((k * 5000, 0, 1))
+        edges.append((k * 5000 + 1000, 0, 0))
+    want = []
+    for j in range(20):                     # 20 clean presses on inputs 1-8
+        pin = 1 + j % 8
+        t = 10000 + j * 20000
+        edges.append((t, pin, 1))
+        edges.append((t + 15000, pin, 0))
+        want += [(PRESS, pin, t), (RELEASE, pin, t + 15000)]
+    edges.sort()
+    level = 0
+    got = []
+    for t, b, lvl in edges:                 # polled at every edge, as the sim does
+        cap.settle(t)
+        level = level | (1 << b) if lvl else level & ~(1 << b)
+        cap.sample(level, t)
+        got += events_of(cap, t)
+    for t in range(400000, 600000, 1000):
+        got += events_of(cap, t)
+    assert sorted(got, key=lambda e: e[2]) == want, "%d of %d events came out" % (len(got), len(want))
