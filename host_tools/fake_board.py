@@ -177,7 +177,7 @@ class Interpreter:
             stderr=subprocess.PIPE, bufsize=0, start_new_session=True)
         self.executing = False
 
-    def run(self, code: bytes, send) -> str:
+    def run(self, code: bytes, send) -> tuple[str, bytes]:
         """Run code; send(output bytes) as it comes; returns (status, error)."""
         assert self.proc.stdin and self.proc.stdout
         self.executing = True
@@ -220,6 +220,7 @@ class Interpreter:
                 err = self.proc.stderr.read() if self.proc.stderr else b""
                 send(buf)
                 return "dead", b"fake board: the MicroPython process died\n" + err
+            buf += more
 
     def interrupt(self):
         if self.executing and self.proc.poll() is None:

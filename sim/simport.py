@@ -68,10 +68,9 @@ class SimPort:
             self.words += 1
             word = encode(loop, self.level, self.pins, self.board.button_base,
                           self.board.button_width)
-            # the Pico polls all the time: it read this word right after its
-            # loop, and what had settled before it was confirmed then
+            # the Pico reads words within ms of their loop: anchor the decoder
+            # there (the capture itself confirms what settled before each word)
             dec.advance((self.t0 + loop * LOOP_US) & ticks.MASK)
-            capture.settle(dec.time_of(word))
             dec.feed(word, capture)
         del edges[:k]
 

@@ -21,7 +21,7 @@ import pytest
 from cheesebox import display as D
 from cheesebox import save as S
 from cheesebox import sampler as SP
-from cheesebox.match import restore
+from cheesebox.resume import restore
 from flowkit import board
 from sim.scenario import Sim, run_script
 from sim.simfs import SimFS, PowerCut
@@ -107,11 +107,11 @@ def quick_power_up():
     bake = D.bake
     baked = {}
 
-    def quick_bake(rows, layout):
-        key = (id(rows), layout)
+    def quick_bake(rows, layout, palette):
+        key = (rows, layout)                             # the icon's own art: a tuple
         if key not in baked:
-            baked[key] = (rows, bake(rows, layout))      # rows kept: the id stays theirs
-        return baked[key][1]
+            baked[key] = bake(rows, layout, palette)
+        return baked[key]
 
     init = SP.SampleDecoder.__init__
     built = {}

@@ -17,7 +17,7 @@ except ImportError:  # CPython: the simulator and host tools
     def const(x):
         return x
 
-from cheesebox import ticks
+from cheesebox import forget, ticks
 from cheesebox import match as M
 from cheesebox import sound
 from cheesebox.campaign import Campaign
@@ -120,7 +120,11 @@ class Box:
             if store.problem:
                 self._problem(store.problem)
             if saved is not None:
-                self.saved = self._unpack(saved)
+                # resume.py checks the saved game; only needed now, then dropped
+                from cheesebox import resume
+                self.saved = resume.unpack(self, saved)
+                del resume
+                forget("resume")
         self.log("boot", {"board": board.name, "resume": self.saved is not None})
         if self.saved is not None:
             self.state = RESUME
@@ -566,9 +570,9 @@ class Box:
         d = self.display
         x = self.tumble_seed
         for i in range(len(self.in_play)):
-            x = (x * 1103515245 + 12345) & 0x3FFFFFFF
+            x = (x * 75 + 74) % 65537       # small LCG: stays a small int on a Pico
             die = self.in_play[i]
-            d.die(die, FACE_NAMES[self.dice_faces[die][(x >> 16) % 6]])
+            d.die(die, FACE_NAMES[self.dice_faces[die][x % 6]])
         self.tumble_seed = x
 
     def _tour_frame(self):
@@ -718,35 +722,6 @@ class Box:
         self.notice = what
         self.log("error", {"what": what})
 
-    def _unpack(self, d):
-        """(match, campaign, joined, choice, in_play, games) from a saved state,
-        every field checked; None (and the file dropped) if anything is off."""
-        try:
-            if d["board"] != self.board.name:
-                raise ValueError("saved on board %r" % d["board"])
-            joined = bytearray(8)
-            for s in range(8):
-                joined[s] = 1 if d["joined"][s] else 0
-                if joined[s] and s >= self.n:
-                    raise ValueError("station %d is not on this board" % (s + 1))
-            in_play = bytes(d["in_play"])
-            if not in_play or any(x >= N_DICE for x in in_play):
-                raise ValueError("dice out of range")
-            m = M.restore(d["match"], self.board.electronic, self.false_start_costs)
-            for s in range(8):
-                if m.joined[s] and s >= self.n:
-                    raise ValueError("station %d is not on this board" % (s + 1))
-            c = None
-            if d["campaign"] is not None:
-                c = Campaign(self.rng)
-                c.restore(d["campaign"])
-            return (m, c, joined, int(d["choice"]) % len(CHOICES), in_play, int(d["games"]))
-        except (KeyError, ValueError, TypeError, IndexError) as e:
-            self._problem("saved game unusable: %s" % e)
-            if self.store is not None:
-                self.store.clear()
-            return None
-
     def _resume(self):
         """Back to the saved game, between rounds, the marked player to roll."""
         saved = self.saved
@@ -763,22 +738,14 @@ class Box:
 
     # -- serial commands ----------------------------------------------------
     def command(self, line):
-        """One line from the USB serial console; answers on the event log."""
-        words = line.strip().split()
-        if not words:
-            return
-        if words[0] == "state" and len(words) == 1:
-            m = self.match
-            self.log("state", {"state": self.state_name(),
-                               "points": dict((name(s), m.points[s]) for s in range(8)
-                                              if m.joined[s]) if m is not None else {},
-                               "rounds": m.rounds_played if m is not None else 0,
-                               "stuck": [self._input_name(i) for i in range(N_INPUTS)
-                                         if (self.stuck >> i) & 1]})
-        elif words[0] == "help" and len(words) == 1:
-            self.log("help", {"commands": ["state", "help"]})
-        else:
-            self.log("error", {"what": "unknown command", "line": line[:80]})
+        """One line from the USB serial console; answers on the event log.
+        (console.py, loaded for the line and dropped again: commands are rare.)"""
+        from cheesebox import console
+        try:
+            console.command(self, line)
+        finally:
+            del console
+            forget("console")
 
     # -- for the simulator, tests and the event log ----------------------
     def wants_edge(self, inp, level):

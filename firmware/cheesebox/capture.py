@@ -31,6 +31,7 @@ RELEASE = const(0)
 PRESS = const(1)
 MAX_INPUTS = const(16)
 QUEUE = const(32)
+NOISE_WINDOWS = const(4)   # pending longer than 4 debounce windows: noise
 
 
 class Capture:
@@ -57,10 +58,15 @@ class Capture:
         self.time = array("i", [0] * QUEUE)
 
     def sample(self, bits, t_us):
-        """A raw snapshot of all pins at t_us (called by the port)."""
+        """A raw snapshot of all pins at t_us (called by the port).
+
+        Samples may arrive in a batch (the port reads them after an LED write):
+        what had settled before this one is confirmed first, as if polled then."""
         changed = bits ^ self.raw
         if not changed:
             return
+        if self.pending:
+            self._confirm(t_us)
         self.raw = bits
         i = 0
         while changed:
@@ -99,8 +105,10 @@ class Capture:
                 continue
             if ticks.diff(now_us, self.last[i]) < self.debounce_us:
                 continue
+            if (self.raw ^ self.stable) & bit and self.q_len >= QUEUE:
+                continue            # queue full: stays pending, confirmed at a later pop
             self.pending &= ~bit
-            if (self.raw ^ self.stable) & bit and self.q_len < QUEUE:
+            if (self.raw ^ self.stable) & bit:
                 self.stable ^= bit
                 k = self.q_len
                 self.q_kind[k] = PRESS if self.stable & bit else RELEASE
@@ -121,10 +129,13 @@ class Capture:
         n = self.q_len
         if not n:
             return 0
-        # the earliest edge still unconfirmed: nothing at or after it may leave
+        # the earliest edge still unconfirmed: nothing at or after it may leave.
+        # A pin chattering for longer than any bounce (a loose wire) does not
+        # hold the others back: it is noise, not a press still settling.
         horizon = NONE
         for i in range(self.n):
-            if (self.pending >> i) & 1:
+            if (self.pending >> i) & 1 and \
+                    ticks.diff(now_us, self.first[i]) < NOISE_WINDOWS * self.debounce_us:
                 if horizon == NONE or ticks.diff(self.first[i], horizon) < 0:
                     horizon = self.first[i]
         order = self.order

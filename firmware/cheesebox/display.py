@@ -5,8 +5,8 @@ the colour order and the brightness limit). Icons are baked once into the
 board's matrix layout, so drawing a face is one buffer copy; only chains that
 changed are handed to the port.
 """
+from cheesebox import forget
 from cheesebox.board import MATRIX_PIXELS, TRACK_PIXELS
-from cheesebox.icons import ICONS, PALETTE
 
 OFF = (0, 0, 0)
 SCORE = (0, 170, 40)        # points, card unflipped (4-7)
@@ -21,14 +21,14 @@ STATION = ((255, 0, 0), (0, 90, 255), (0, 200, 0), (255, 200, 0),
            (180, 0, 255), (0, 220, 220), (255, 100, 160), (255, 120, 0))
 
 
-def bake(rows, layout):
+def bake(rows, layout, palette):
     """192 bytes of an 8x8 icon in the matrix's wiring order."""
     out = bytearray(MATRIX_PIXELS * 3)
     for y in range(8):
         row = rows[y]
         for x in range(8):
             col = x if (layout == "rows" or y % 2 == 0) else 7 - x
-            r, g, b = PALETTE[row[x]]
+            r, g, b = palette[row[x]]
             i = (y * 8 + col) * 3
             out[i] = r
             out[i + 1] = g
@@ -46,12 +46,17 @@ class Display:
         self.views = []     # memoryview of each die's 192 bytes
         baked = {}
         self.icons = []     # per die: {icon name: baked bytes}
+        # the icon art is only needed to bake: dropped afterwards (heap)
+        from cheesebox import icons
         for (ci, start, layout) in board.dice:
             mv = memoryview(self.bufs[ci])
             self.views.append(mv[start * 3:(start + MATRIX_PIXELS) * 3])
             if layout not in baked:
-                baked[layout] = dict((name, bake(rows, layout)) for name, rows in ICONS.items())
+                baked[layout] = dict((name, bake(rows, layout, icons.PALETTE))
+                                     for name, rows in icons.ICONS.items())
             self.icons.append(baked[layout])
+        del icons
+        forget("icons")
         self.shown = [None] * len(board.dice)   # icon name on each die
         self.track_cache = [-1, None, -1, None] * len(board.tracks)   # points, rgb, extra, rgb
         self.wheel_cache = [None] * len(board.tracks)

@@ -1,0 +1,89 @@
+"""Checking a saved game before the box offers to resume it.
+
+Only needed at power-up: the box imports it then and drops it again. A file
+that passed its checksum can still hold nonsense (another board, stations
+that are not there, points out of range): every field is checked here, and
+anything off makes the saved game unusable rather than the box crash.
+"""
+from cheesebox.campaign import Campaign
+from cheesebox.dice import CHOICES, N_DICE
+from cheesebox.match import MAX_STATIONS, NOBODY, OVER, START_POINTS, Match
+
+
+def _station(v, what, allowed):
+    """v as a station number that is in `allowed` (or NOBODY if -1 is allowed)."""
+    if isinstance(v, bool) or not isinstance(v, int) or v not in allowed:
+        raise ValueError("saved %s: %r is not a station here" % (what, v))
+    return v
+
+
+def restore(d, electronic, false_start_costs=False):
+    """A match from snapshot() output (validated: ValueError if unsound)."""
+    stations = d["stations"]
+    if not isinstance(stations, list) or len(stations) < 2:
+        raise ValueError("saved stations: need at least two")
+    stations = [_station(s, "stations", range(MAX_STATIONS)) for s in stations]
+    if len(set(stations)) != len(stations):
+        raise ValueError("saved stations: repeated")
+    seats = stations + [NOBODY]
+    m = Match(stations, electronic, false_start_costs)
+    for name in ("points", "active", "lost"):
+        v = d[name]
+        if len(v) != MAX_STATIONS:
+            raise ValueError("saved %s: %d entries" % (name, len(v)))
+        arr = getattr(m, name)
+        top = 1 if name == "active" else START_POINTS
+        for s in range(MAX_STATIONS):
+            if isinstance(v[s], bool) or not isinstance(v[s], int) or not 0 <= v[s] <= top:
+                raise ValueError("saved %s out of range" % name)
+            arr[s] = v[s] if m.joined[s] else 0
+    m.eliminated = [_station(s, "eliminated", stations) for s in d["eliminated"]]
+    if len(set(m.eliminated)) != len(m.eliminated):
+        raise ValueError("saved eliminated: repeated")
+    for s in stations:
+        if bool(m.active[s]) == (s in m.eliminated) or (m.active[s] and not m.points[s]):
+            raise ValueError("saved station %d: active, eliminated and points disagree" % s)
+    for what in ("round_no", "rounds", "replays"):
+        if isinstance(d[what], bool) or not isinstance(d[what], int) or d[what] < 0:
+            raise ValueError("saved %s: %r" % (what, d[what]))
+    m.round_no = d["round_no"]
+    m.rounds_played = d["rounds"]
+    m.replays = d["replays"]
+    m.marked = _station(d["marked"], "marked", seats)
+    m.no_wheel = _station(d["no_wheel"], "no_wheel", seats)
+    m.winner = _station(d["winner"], "winner", seats)
+    for s in range(MAX_STATIONS):
+        m.before[s] = m.points[s]
+    if m.active_count() <= 1:
+        m.phase = OVER
+    return m
+
+
+def unpack(box, d):
+    """(match, campaign, joined, choice, in_play, games) from a saved state,
+    every field checked; None (and the file dropped) if anything is off."""
+    try:
+        if d["board"] != box.board.name:
+            raise ValueError("saved on board %r" % d["board"])
+        joined = bytearray(8)
+        for s in range(8):
+            joined[s] = 1 if d["joined"][s] else 0
+            if joined[s] and s >= box.n:
+                raise ValueError("station %d is not on this board" % (s + 1))
+        in_play = bytes(d["in_play"])
+        if not in_play or any(x >= N_DICE for x in in_play):
+            raise ValueError("dice out of range")
+        m = restore(d["match"], box.board.electronic, box.false_start_costs)
+        for s in range(8):
+            if m.joined[s] and s >= box.n:
+                raise ValueError("station %d is not on this board" % (s + 1))
+        c = None
+        if d["campaign"] is not None:
+            c = Campaign(box.rng)
+            c.restore(d["campaign"])
+        return (m, c, joined, int(d["choice"]) % len(CHOICES), in_play, int(d["games"]))
+    except (KeyError, ValueError, TypeError, IndexError) as e:
+        box._problem("saved game unusable: %s" % e)
+        if box.store is not None:
+            box.store.clear()
+        return None
