@@ -77,6 +77,32 @@ def penalty(s, roll_bit):
     yield from run_until(t + 120000)
 
 
+class Lean:
+    """The firmware on the simulated port, driven like sim.scenario.Sim but
+    without the scenario module (roll/answer lines are handled inline)."""
+
+    def __init__(self, board, Box, RandomRoller, rng, Store, SimFS, SimPort):
+        self.port = SimPort(board)
+        self.start_us = self.port.t
+        self.forced = []
+        self.random = RandomRoller(rng)
+        self.fs = SimFS()
+        self.box = Box(board, self.port, rng, roller=self, store=Store(self.fs, self.fs.open))
+        self.steps = 0
+        self.box.step()
+
+    def roll(self, dice_faces, in_play, out):
+        if not self.forced:
+            self.random.roll(dice_faces, in_play, out)
+            return
+        ids = self.forced.pop(0)
+        for i in range(len(in_play)):
+            out[i] = ids[i]
+
+    def elapsed_ms(self):
+        return (self.port.t - self.start_us) // 1000
+
+
 def phases():
     global sim
     yield "base"
@@ -84,14 +110,20 @@ def phases():
     from cheesebox.board import load_board
     from cheesebox.box import Box  # noqa: F401  (the firmware's imports)
     yield "after_firmware_imports"
-    from cheesebox.dice import CHOICES
-    from sim.scenario import Sim, run_line
-    from sim.simport import ROLL_BIT
+    from cheesebox.dice import CHOICES, RandomRoller
+    from cheesebox.faces import face_id
+    from cheesebox.save import Store
+    from sim.rng import SeededRandom
+    from sim.simfs import SimFS
+    from sim.simport import ROLL_BIT, SimPort
     yield "after_all_imports"
     with open("boards/%s.json" % BOARD) as f:
         board = load_board(json.loads(f.read()), BOARD)
     yield "after_board"
-    sim = Sim(board, seed=1)
+    # What the Pico has: the box on a port (the simulated one stands in for
+    # port_rp2), a random source and the flash for the saved game. Not the
+    # simulator's scenario machinery: its parser is no part of the firmware.
+    sim = Lean(board, Box, RandomRoller, SeededRandom(1), Store, SimFS, SimPort)
     sim.box.animate = True
     sim.box.draw()
     yield "after_box"
@@ -125,8 +157,12 @@ def phases():
                 yield from penalty(int(words[1][1:]) - 1, ROLL_BIT)
             elif cmd == "wait":
                 yield from run_until(sim.port.t + int(words[1]) * 1000)
-            elif cmd in ("roll", "answer", ""):
-                run_line(sim, line, lineno)
+            elif cmd == "roll":
+                sim.forced.append([face_id(w) for w in words[1:]])
+            elif cmd == "answer":
+                sim.port.place(int(words[1][1:]) - 1, int(words[2]))
+            elif cmd == "":
+                pass
             else:
                 raise ValueError("mp_game.py: line %d: no bench support for %r" % (lineno, cmd))
             yield None

@@ -58,6 +58,8 @@ PASTE_WINDOW = 4096     # raw-paste window increment (a real rp2 uses 128)
 
 # The end of one program's output on the interpreter's stdout:
 # END_MARK + status ("ok" | "reset") + b":" + len(error) + b"\n" + error bytes
+QUICKACK = getattr(socket, "TCP_QUICKACK", None)     # Linux only
+
 END_MARK = b"\x1b]fake-board-end:"
 
 # The MicroPython side: runs inside the unix port (python -c).
@@ -155,6 +157,11 @@ while True:
 """
 
 
+def cooked(data: bytes) -> bytes:
+    """The board's stdout turns \\n into \\r\\n."""
+    return re.sub(rb"(?<!\r)\n", b"\r\n", data)
+
+
 def micropython_cmd() -> list[str]:
     here = Path(sys.executable).parent / "micropython"
     if here.exists():
@@ -177,8 +184,9 @@ class Interpreter:
             stderr=subprocess.PIPE, bufsize=0, start_new_session=True)
         self.executing = False
 
-    def run(self, code: bytes, send) -> tuple[str, bytes]:
-        """Run code; send(output bytes) as it comes; returns (status, error)."""
+    def run(self, code: bytes, send) -> tuple[str, bytes, bytes]:
+        """Run code; send(output) as it comes, except the last piece:
+        returns (status, error, last output)."""
         assert self.proc.stdin and self.proc.stdout
         self.executing = True
         try:
@@ -186,14 +194,13 @@ class Interpreter:
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
             self.executing = False
-            return "dead", b"fake board: the MicroPython process died\n"
+            return "dead", b"fake board: the MicroPython process died\n", b""
         fd = self.proc.stdout.fileno()
         buf = b""
         while True:
             i = buf.find(END_MARK)
             if i >= 0:
-                if i:
-                    send(buf[:i])
+                out = buf[:i]
                 tail = buf[i + len(END_MARK):]
                 while b"\n" not in tail:
                     more = os.read(fd, 65536)
@@ -209,7 +216,7 @@ class Interpreter:
                         break
                     rest += more
                 self.executing = False
-                return status, rest[:n]
+                return status, rest[:n], out
             keep = len(END_MARK) - 1
             if len(buf) > keep:
                 send(buf[:-keep])
@@ -218,8 +225,7 @@ class Interpreter:
             if not more:
                 self.executing = False
                 err = self.proc.stderr.read() if self.proc.stderr else b""
-                send(buf)
-                return "dead", b"fake board: the MicroPython process died\n" + err
+                return "dead", b"fake board: the MicroPython process died\n" + err, buf
             buf += more
 
     def interrupt(self):
@@ -257,8 +263,7 @@ class Session:
                 self.closed = True
 
     def send_cooked(self, data: bytes):
-        # the board's stdout turns \n into \r\n
-        self.send(re.sub(rb"(?<!\r)\n", b"\r\n", data))
+        self.send(cooked(data))
 
     def reader(self):
         while True:
@@ -269,6 +274,15 @@ class Session:
             if not data:
                 self.inbox.put(b"")
                 return
+            if QUICKACK is not None:
+                # ack at once: mpremote (pyserial's socket://) leaves Nagle
+                # on, so its small "\x04" after a write would wait for our
+                # delayed ACK, 40 ms per command. A USB serial port has no
+                # such delay.
+                try:
+                    self.sock.setsockopt(socket.IPPROTO_TCP, QUICKACK, 1)
+                except OSError:
+                    pass
             if b"\x03" in data and self.interp is not None and self.interp.executing:
                 self.interp.interrupt()
             self.inbox.put(data)
@@ -301,19 +315,25 @@ class Session:
             self.interp.close()
         self.interp = Interpreter(self.args.flash, self.args.corrupt, self.args.heap)
 
-    def execute(self, code: bytes):
+    def execute(self, code: bytes) -> str:
+        """Run code; send output, \\x04, error, \\x04 and the ">" prompt."""
         self.log("exec " + (code.decode("utf-8", "replace").strip().splitlines() or [""])[0][:100])
         assert self.interp is not None
-        status, err = self.interp.run(code, self.send_cooked)
+        status, err, out = self.interp.run(code, self.send_cooked)
         if status == "reset":
             # machine.reset(): a real Pico drops off USB here; the fake one
             # reboots (fresh interpreter) and waits for the host to hang up.
             self.log("hard-reset")
             self.boot()
             return "reset"
-        self.send(b"\x04")
-        self.send_cooked(err)
-        self.send(b"\x04")
+        # the board's traceback starts at the submitted program: drop the
+        # frame of the MicroPython-side loop that exec()s it
+        lines = err.split(b"\n")
+        if len(lines) > 2 and lines[0].startswith(b"Traceback") and lines[1].startswith(b'  File "<stdin>"'):
+            del lines[1]
+            err = b"\n".join(lines)
+        # one send: the host polls every 10 ms, a split answer costs a poll
+        self.send(cooked(out) + b"\x04" + cooked(err) + b"\x04>")
         if status == "dead":
             self.log("interpreter died; rebooting")
             self.boot()
@@ -369,9 +389,9 @@ class Session:
             if c == 0x01:
                 if len(line) == 2 and line[0] == 0x05:
                     if line[1] == ord("A"):
-                        self.raw_paste()
+                        if self.raw_paste() == "reset":
+                            return "friendly"
                         line = bytearray()
-                        self.send(b">")
                         continue
                     self.send(b"R\x00")        # an unknown raw-paste variant
                     line = bytearray()
@@ -393,18 +413,17 @@ class Session:
                 if self.execute(bytes(line)) == "reset":
                     return "friendly"
                 line = bytearray()
-                self.send(b">")
             else:
                 line.append(c)
 
-    def raw_paste(self):
+    def raw_paste(self) -> str:
         self.send(b"R\x01" + PASTE_WINDOW.to_bytes(2, "little"))
         code = bytearray()
         since_grant = 0
         while True:
             chunk = self.take(PASTE_WINDOW - since_grant)
             if not chunk:
-                return
+                return "closed"
             end = chunk.find(b"\x04")
             if end >= 0:
                 code += chunk[:end]
@@ -416,7 +435,7 @@ class Session:
                 since_grant = 0
                 self.send(b"\x01")
         self.send(b"\x04")              # end of data acknowledged
-        self.execute(bytes(code))
+        return self.execute(bytes(code))
 
 
 def main(argv=None) -> int:

@@ -85,6 +85,8 @@ def self_check() -> None:
             assert any(rgb), "palette %r is black; only '.' may be off" % ch
     for name, rows in icons.ICONS.items():
         assert isinstance(rows, tuple), "%s: not a tuple" % name
+        assert all(isinstance(r, bytes) for r in rows), "%s: rows must be bytes" % name
+        rows = [r.decode() for r in rows]
         assert len(rows) == 8, "%s: %d rows, want 8" % (name, len(rows))
         for y, row in enumerate(rows):
             assert len(row) == 8, "%s row %d: %r is %d chars, want 8" % (
@@ -100,7 +102,7 @@ def self_check() -> None:
         assert name in icons.ICONS, "missing icon %r" % name
     seen = {}
     for name in faces:
-        rows = icons.ICONS[name]
+        rows = [r.decode() for r in icons.ICONS[name]]
         assert rows not in seen, "%s is identical to %s" % (name, seen.get(rows))
         seen[rows] = name
 
@@ -164,7 +166,7 @@ def render(names) -> Canvas:
     for i, name in enumerate(names):
         ox = (i % COLS) * cell_w + PAD
         oy = (i // COLS) * cell_h + PAD
-        for y, row in enumerate(icons.ICONS[name]):
+        for y, row in enumerate(r.decode() for r in icons.ICONS[name]):
             for x, ch in enumerate(row):
                 rgb = icons.PALETTE[ch] if ch != "." else UNLIT
                 cv.dot(ox + x * LED + LED / 2, oy + y * LED + LED / 2,

@@ -94,7 +94,7 @@ def close(a, b):
 
 
 def icon(name):
-    return [[PALETTE[ch] if ch != "." else DARK for ch in row] for row in ICONS[name]]
+    return [[PALETTE[ch] if ch != "." else DARK for ch in row.decode()] for row in ICONS[name]]
 
 
 def same_picture(got, want):

