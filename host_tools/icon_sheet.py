@@ -102,7 +102,7 @@ def self_check() -> None:
         assert name in icons.ICONS, "missing icon %r" % name
     seen = {}
     for name in faces:
-        rows = [r.decode() for r in icons.ICONS[name]]
+        rows = tuple(r.decode() for r in icons.ICONS[name])
         assert rows not in seen, "%s is identical to %s" % (name, seen.get(rows))
         seen[rows] = name
 
