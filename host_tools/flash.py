@@ -3,6 +3,7 @@
 
 Usage: python host_tools/flash.py BOARD [--port PORT] [--dice FILE | --no-dice]
                                         [--dry-run] [--keep-py] [--no-reset]
+       python host_tools/flash.py --write-package-json
 
 BOARD is a name in boards/ (pico-4p) or a path to a board file.
 PORT is what `mpremote connect` takes: auto (default: the first USB serial
@@ -23,6 +24,9 @@ Steps:
  4. compare each board hash with hashlib.sha256 of the local file; any
     mismatch stops here, loudly (exit 1), before the board restarts
  5. `mpremote reset`: the Pico restarts and runs the new firmware
+
+--write-package-json rewrites package.json (for `mpremote mip install`) from
+the files in firmware/; tests/test_flash.py fails when it is out of date.
 
 Exit codes: 0 flashed; 1 copy or verification failed; 2 bad board/dice file,
 or no board found (nothing to talk to, or it does not answer).
@@ -194,12 +198,13 @@ def copy_args(remote: list[str]) -> list[str]:
     top-level file to its own name. Without -f, mpremote skips a file whose
     sha256 on the board already matches ("Up to date")."""
     args: list[str] = []
-    pkg = [str(BUILD / r) for r in remote if r.startswith("cheesebox/")]
+    here = BUILD.relative_to(REPO)
+    pkg = [str(here / r) for r in remote if r.startswith("cheesebox/")]
     if pkg:
         args += ["fs", "cp"] + pkg + [":cheesebox/", "+"]
     for r in remote:
         if not r.startswith("cheesebox/"):
-            args += ["fs", "cp", str(BUILD / r), ":" + r, "+"]
+            args += ["fs", "cp", str(here / r), ":" + r, "+"]
     return args
 
 
@@ -271,11 +276,37 @@ def verify(remote: list[str], out: str) -> None:
                          "Run the flash again.\n  " + "\n  ".join(bad))
 
 
+# -- package.json for mpremote mip ---------------------------------------------
+
+PACKAGE_JSON = REPO / "package.json"
+
+
+def package_json_text() -> str:
+    """package.json listing every file of firmware/ (sources: mip copies files
+    as they are), each at its place on the board, the "version" kept."""
+    version = "0.1.0"
+    try:
+        version = json.loads(PACKAGE_JSON.read_text()).get("version", version)
+    except (OSError, ValueError):
+        pass
+    files = sorted(p for p in FIRMWARE.rglob("*")
+                   if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc")
+    urls = [[p.relative_to(FIRMWARE).as_posix(), p.relative_to(REPO).as_posix()] for p in files]
+    lines = ",\n".join("    " + json.dumps(u) for u in urls)
+    return '{\n  "urls": [\n%s\n  ],\n  "deps": [],\n  "version": %s\n}\n' % (lines, json.dumps(version))
+
+
 # -- main --------------------------------------------------------------------
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="flash.py", description="Copy the Cheese Box firmware and a board file to a Pico.")
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv == ["--write-package-json"]:
+        PACKAGE_JSON.write_text(package_json_text())
+        print("flash: wrote package.json (%d files)" % len(json.loads(package_json_text())["urls"]))
+        return 0
     ap.add_argument("board", help="board name in boards/ (pico-4p) or a board file path")
     ap.add_argument("--port", default="auto",
                     help="mpremote device: auto (default), /dev/ttyACM0, COM5, socket://HOST:PORT")
@@ -293,7 +324,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         board_file = board_path(args.board)
         b = check_files(board_file, args.dice)
-        print("flash: %s: board '%s' OK (%d stations, %s)" % (board_file, b.name, b.stations, b.mcu))
+        shown = board_file.resolve()
+        shown = shown.relative_to(REPO) if shown.is_relative_to(REPO) else board_file
+        print("flash: %s: board '%s' OK (%d stations, %s)" % (shown, b.name, b.stations, b.mcu))
         remote = build(board_file, args.dice, args.keep_py)
         size = sum((BUILD / r).stat().st_size for r in remote)
         print("flash: build/flash/: %d files, %d bytes (%s)"
@@ -309,18 +342,19 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         print("flash: copying to the board at %s ..." % args.port, flush=True)
         out = run_mpremote(args.port, chain)
-        copied = len(re.findall(r"^cp ", out, re.M))
         same = len(re.findall(r"^Up to date:", out, re.M))
         for line in out.splitlines():
             if line.startswith(("removed", "board keeps")):
                 print("flash: " + line)
         t_copy = time.monotonic() - t0
         verify(remote, out)
-        print("flash: verified %d files on the board (sha256), %d already up to date"
-              % (len(remote), same if copied else 0))
+        print("flash: verified %d files on the board (sha256); %d copied, %d unchanged"
+              % (len(remote), len(remote) - same, same))
         if not args.no_reset:
             run_mpremote(args.port, ["reset"])
             print("flash: board reset: the game starts (hold ROLL while plugging in for safe boot)")
+        else:
+            print("flash: board not restarted (--no-reset); `mpremote reset` starts the game")
         print("flash: done in %.1f s (copy and verify %.1f s)" % (time.monotonic() - t0, t_copy))
         return 0
     except FlashError as e:

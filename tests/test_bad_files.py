@@ -27,7 +27,8 @@ import sys
 import pytest
 
 from cheesebox.board import BoardError, read_board
-from cheesebox.dice import DEFAULT_DICE, DiceError, load_dice
+from cheesebox.dice import DiceError, load_dice
+from cheesebox.dicefile import DEFAULT_DICE
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 P4 = os.path.join(REPO, "boards", "pico-4p.json")
@@ -493,8 +494,10 @@ def test_pico_bad_dice_blinks_2(bad_dir, pico, capsys, cid, change, wants):
     ci1, start1, _ = board.dice[1]
     shown = FakeRp2Port.shown
     assert ci0 in shown, "nothing shown on the dice"
-    assert shown[ci0][start0 * 3:(start0 + 64) * 3] == d.icons[0]["cross"]
-    assert shown[ci1][start1 * 3:(start1 + 64) * 3] == d.icons[1]["2"]
+    d.die(0, "cross")
+    d.die(1, "2")
+    assert shown[ci0][start0 * 3:(start0 + 64) * 3] == bytes(d.views[0])
+    assert shown[ci1][start1 * 3:(start1 + 64) * 3] == bytes(d.views[1])
 
 
 def _read_json_running_out_of_heap(victim, real):

@@ -107,10 +107,10 @@ def quick_power_up():
     bake = D.bake
     baked = {}
 
-    def quick_bake(rows, layout, palette):
+    def quick_bake(rows, layout, index):
         key = (rows, layout)                             # the icon's own art: a tuple
         if key not in baked:
-            baked[key] = bake(rows, layout, palette)
+            baked[key] = bake(rows, layout, index)
         return baked[key]
 
     init = SP.SampleDecoder.__init__

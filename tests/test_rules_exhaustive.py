@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from cheesebox.rules import cheese_left, answer_is_right
-from cheesebox.dice import DEFAULT_DICE
+from cheesebox.dicefile import DEFAULT_DICE
 
 FACES = ("cheese1", "cheese2", "cheese3", "mouse1", "mouse2",
          "cat", "dog", "innkeeper", "king")

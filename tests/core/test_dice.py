@@ -1,6 +1,7 @@
 # The dice: the rulings' default dice, dice files, menu choices, campaign, rolling.
 # Runs under pytest on CPython and under tests/mp_runner.py on MicroPython.
 from cheesebox import dice as D
+from cheesebox import dicefile as DF
 from cheesebox import faces as F
 from cheesebox.dice import (DiceError, load_dice, default_dice, dice_for_choice,
                             campaign_dice, draw_campaign_yellows, RandomRoller)
@@ -48,9 +49,9 @@ def test_default_dice_match_ruling_in_order():
 
 
 def test_default_dice_table_colours():
-    assert len(D.DEFAULT_DICE) == 6
+    assert len(DF.DEFAULT_DICE) == 6
     for i in range(6):
-        name, colour, faces = D.DEFAULT_DICE[i]
+        name, colour, faces = DF.DEFAULT_DICE[i]
         assert name == RULING[i][0]
         assert tuple(faces) == RULING[i][1]
         assert colour == ("yellow" if i < 3 else "orange")
