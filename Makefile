@@ -3,6 +3,8 @@
 #   make test    mpy-cross check of firmware/, core tests on MicroPython, pytest
 #   make sim     run the simulator (make sim ARGS="...")
 #   make venv    just (re)build .venv
+#   make flash   copy the firmware + boards/$(BOARD).json to a Pico (docs/deploy.md)
+#   make bench   measured figures (docs/bench.md)
 #   make clean   remove .venv and caches
 #
 # .venv is (re)built when it is missing or requirements.txt is newer than
@@ -28,7 +30,7 @@ MICROPYPATH_ := firmware:.:tests/core
 
 export BLINKA_OS_AGNOSTIC := 1
 
-.PHONY: all venv test check-mpy typecheck test-mp test-py sim bench clean
+.PHONY: all venv test check-mpy typecheck test-mp test-py sim bench flash package-json clean
 
 all: test
 
@@ -80,6 +82,19 @@ test-py: $(STAMP)
 
 sim: $(STAMP)
 	$(PY) -m sim $(ARGS)
+
+BOARD      ?= pico-4p
+PORT       ?= auto
+FLASH_ARGS ?=
+
+# compile firmware/ to .mpy, copy it and the board file with mpremote, verify
+# every file by sha256, reset (docs/deploy.md)
+flash: $(STAMP)
+	$(PY) host_tools/flash.py $(BOARD) --port $(PORT) $(FLASH_ARGS)
+
+# rewrite package.json (for mpremote mip) after adding or removing a file in firmware/
+package-json: $(STAMP)
+	$(PY) host_tools/flash.py --write-package-json
 
 # measured figures: game heap (32-bit webassembly MicroPython in Node, and unix
 # heapsize bisection), steady-state allocation, step/buzz cost, .py vs .mpy import,

@@ -11,10 +11,23 @@ changed, decoded by the firmware's SampleDecoder; two presses seen by the
 same loop are a tie.
 """
 from cheesebox import ticks
-from cheesebox.sampler import LOOP_US, SampleDecoder, encode
+from cheesebox.sampler import LOOP_US, WORD_BITS, SampleDecoder
 
 START_MS = ticks.PERIOD - 20000     # the ms ticks wrap 20 s into the run
 ROLL_BIT = 8
+
+
+def encode(loop_n, level_bits, pins, base, width, active_low=True):
+    """The word the Pico's sampler pushes at loop n for these pressed inputs
+    (the inverse of the firmware's SampleDecoder)."""
+    snap = 0
+    for i in range(len(pins)):
+        if pins[i] >= 0 and (level_bits >> i) & 1:
+            snap |= 1 << (pins[i] - base)
+    if active_low:
+        snap ^= (1 << width) - 1
+    kmask = (1 << (WORD_BITS - width)) - 1
+    return (((-loop_n) & kmask) << width) | snap
 
 
 class SimPort:

@@ -30,7 +30,8 @@ import pio_asm
 from cheesebox import ticks
 from cheesebox.board import read_board
 from cheesebox.capture import PRESS, Capture
-from cheesebox.sampler import LOOP_US, WORD_BITS, SampleDecoder, encode
+from cheesebox.sampler import LOOP_US, WORD_BITS, SampleDecoder
+from sim.simport import encode
 from sim.rng import SeededRandom
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -20,7 +20,6 @@ except ImportError:  # CPython: the simulator and host tools
 from cheesebox import forget, ticks
 from cheesebox import match as M
 from cheesebox import sound
-from cheesebox.campaign import Campaign
 from cheesebox.capture import Capture, PRESS
 from cheesebox.dice import CAMPAIGN, CHOICES, N_DICE, RandomRoller, dice_for_choice, default_dice
 from cheesebox.display import (BAD, MARK, OFF, OUT, SCORE, SCORE_LOW, STATION, STUCK, WHEEL,
@@ -378,7 +377,10 @@ class Box:
                 self._set_state(MENU)
                 self.tunes.play(sound.MENU, self.now)
         elif st == MENU:
-            self.campaign = Campaign(self.rng) if self.choice == CAMPAIGN else None
+            self.campaign = None
+            if self.choice == CAMPAIGN:
+                from cheesebox.campaign import Campaign     # only for a campaign (heap)
+                self.campaign = Campaign(self.rng)
             self._new_game(None)
         elif st == READY or st == TOUR:
             self._start_roll()

@@ -90,18 +90,3 @@ class SampleDecoder:
 
     def feed(self, word, capture):
         capture.sample(self.bits_of(word), self.time_of(word))
-
-
-def encode(loop_n, level_bits, pins, base, width, active_low=True):
-    """The word the sampler pushes at loop n for these pressed inputs.
-
-    The inverse of SampleDecoder, for the simulated port and the tests.
-    """
-    snap = 0
-    for i in range(len(pins)):
-        if pins[i] >= 0 and (level_bits >> i) & 1:
-            snap |= 1 << (pins[i] - base)
-    if active_low:
-        snap ^= (1 << width) - 1
-    kmask = (1 << (WORD_BITS - width)) - 1
-    return (((-loop_n) & kmask) << width) | snap
