@@ -95,33 +95,37 @@ class Sim:
     def run_until(self, t_us):
         """Advance virtual time to t_us, stepping the box only when something
         can happen: one of its timers, or a button edge old enough to pass the
-        debounce window. Edges the box says change nothing (a buzzer let go)
-        make no step of their own: the port hands them over at the next one,
-        debounced as the Pico's continuous polling would have (SimPort.poll)."""
+        debounce window. An edge the box says changes nothing (a buzzer let go)
+        makes no step: it waits in the port and reaches the capture with its
+        own timestamp at the next step, or, if a timer of the box comes first
+        (the stuck-button check may no longer be due once it has), the capture
+        alone takes it then."""
         port = self.port
         box = self.box
         cap = box.capture
         settle = cap.debounce_us
         wanted = box.wants_edge
+        edges = port.edges
         while True:
             nxt = -1
             wake = box.next_wake()
             if wake >= 0:
                 nxt = port.t + wake * 1000
-            e = port.next_edge(wanted)
-            if e >= 0 and (nxt < 0 or e + settle < nxt):
-                nxt = e + settle
-            e = port.next_edge()
-            if e >= 0 and nxt >= 0 and e + settle <= nxt and e + settle <= t_us \
-                    and not wanted(port.edges[0][1], port.edges[0][2]):
-                # an edge that changes nothing by itself, due before the next
-                # step: the capture takes it (a timer such as the stuck-button
-                # check may no longer be due once it has), the box does not wake
-                if e + settle > port.t:
-                    port.t = e + settle
-                port.poll(cap)
-                cap.settle(port.ticks_us())
-                continue
+            if edges:
+                first = edges[0]
+                if wanted(first[1], first[2]):
+                    e = first[0]
+                else:
+                    due = first[0] + settle
+                    if 0 <= nxt and due <= nxt and due <= t_us:
+                        if due > port.t:
+                            port.t = due
+                        port.poll(cap)
+                        cap.settle(port.ticks_us())
+                        continue
+                    e = port.next_edge(wanted)
+                if e >= 0 and (nxt < 0 or e + settle < nxt):
+                    nxt = e + settle
             if nxt < 0 or nxt > t_us:
                 port.t = t_us
                 return
