@@ -14,9 +14,9 @@
 # once a tick, and the heap is collected between ticks as on the Pico it is
 # collected whenever it fills. Prints one line "BENCH {json}" at the end.
 #
-# Timed scenario commands are run by a generator copy of Sim.run_until
-# (sim/scenario.py) that yields after each box.step(); roll/answer lines go
-# through sim.scenario.run_line. bench.py checks the result matches a plain
+# Timed scenario commands are run by sim/drive.py's stepping loop (the one the
+# simulator uses), which yields after each box.step(); roll/answer lines are
+# handled inline, without the scenario module (it is no part of the firmware). bench.py checks the result matches a plain
 # run_script of the same scenario.
 import gc
 import sys
@@ -32,6 +32,7 @@ COLLECT = MODE == "live" or WASM
 
 rec = {"mode": MODE, "platform": sys.platform}
 sim = None
+drive = None
 
 
 def heap():
@@ -39,42 +40,17 @@ def heap():
 
 
 def run_until(t_us):
-    port = sim.port
-    box = sim.box
-    settle = box.capture.debounce_us
-    wanted = box.wants_edge
-    while True:
-        nxt = -1
-        wake = box.next_wake()
-        if wake >= 0:
-            nxt = port.t + wake * 1000
-        e = port.next_edge(wanted)
-        if e >= 0 and (nxt < 0 or e + settle < nxt):
-            nxt = e + settle
-        if nxt < 0 or nxt > t_us:
-            port.t = t_us
-            return
-        if nxt > port.t:
-            port.t = nxt
-        box.step()
+    for _ in drive.steps(sim.port, sim.box, t_us):
         sim.steps += 1
         yield None
 
 
-def press(bit, hold_ms=60, gap_ms=40):
-    t = sim.port.t
-    sim.port.schedule(t, bit, 1)
-    sim.port.schedule(t + hold_ms * 1000, bit, 0)
-    yield from run_until(t + (hold_ms + gap_ms) * 1000)
+def press(bit):
+    yield from run_until(drive.press(sim.port, bit))
 
 
-def penalty(s, roll_bit):
-    t = sim.port.t
-    sim.port.schedule(t, roll_bit, 1)
-    sim.port.schedule(t + 20000, s, 1)
-    sim.port.schedule(t + 60000, s, 0)
-    sim.port.schedule(t + 80000, roll_bit, 0)
-    yield from run_until(t + 120000)
+def penalty(s):
+    yield from run_until(drive.penalty(sim.port, s))
 
 
 class Lean:
@@ -116,6 +92,8 @@ def phases():
     from sim.rng import SeededRandom
     from sim.simfs import SimFS
     from sim.simport import ROLL_BIT, SimPort
+    global drive
+    from sim import drive
     yield "after_all_imports"
     with open("boards/%s.json" % BOARD) as f:
         board = load_board(json.loads(f.read()), BOARD)
@@ -154,7 +132,7 @@ def phases():
             elif cmd == "buzz":
                 yield from press(int(words[1][1:]) - 1)
             elif cmd == "penalty":
-                yield from penalty(int(words[1][1:]) - 1, ROLL_BIT)
+                yield from penalty(int(words[1][1:]) - 1)
             elif cmd == "wait":
                 yield from run_until(sim.port.t + int(words[1]) * 1000)
             elif cmd == "roll":

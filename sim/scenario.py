@@ -10,14 +10,14 @@ from cheesebox import faces as F
 from cheesebox.dice import CHOICES
 from cheesebox.events import EventLog
 from cheesebox.save import Store
+from sim import drive
+from sim.drive import GAP_MS, PRESS_MS
 from sim.rng import SeededRandom
 from sim.simfs import SimFS
 from sim.simport import SimPort, ROLL_BIT
 
 WATCHDOG_MS = 8000     # as app.py sets the Pico's watchdog
 
-PRESS_MS = 60      # how long a finger holds a button for a clean press
-GAP_MS = 40        # and the pause before the next command
 MAX_STEPS = 1000000
 
 
@@ -93,64 +93,19 @@ class Sim:
         return self.port.t
 
     def run_until(self, t_us):
-        """Advance virtual time to t_us, stepping the box only when something
-        can happen: one of its timers, or a button edge old enough to pass the
-        debounce window. An edge the box says changes nothing (a buzzer let go)
-        makes no step: it waits in the port and reaches the capture with its
-        own timestamp at the next step, or, if a timer of the box comes first
-        (the stuck-button check may no longer be due once it has), the capture
-        alone takes it then."""
-        port = self.port
-        box = self.box
-        cap = box.capture
-        settle = cap.debounce_us
-        wanted = box.wants_edge
-        edges = port.edges
-        while True:
-            nxt = -1
-            wake = box.next_wake()
-            if wake >= 0:
-                nxt = port.t + wake * 1000
-            if edges:
-                first = edges[0]
-                if wanted(first[1], first[2]):
-                    e = first[0]
-                else:
-                    due = first[0] + settle
-                    if 0 <= nxt and due <= nxt and due <= t_us:
-                        if due > port.t:
-                            port.t = due
-                        port.poll(cap)
-                        cap.settle(port.ticks_us())
-                        continue
-                    e = port.next_edge(wanted)
-                if e >= 0 and (nxt < 0 or e + settle < nxt):
-                    nxt = e + settle
-            if nxt < 0 or nxt > t_us:
-                port.t = t_us
-                return
-            if nxt > port.t:
-                port.t = nxt
-            box.step()
+        """Advance virtual time to t_us (drive.steps: event to event)."""
+        for _ in drive.steps(self.port, self.box, t_us):
             self.steps += 1
             if self.steps > MAX_STEPS:
                 raise ScenarioError("the box did not settle (%d steps)" % self.steps)
 
     def press(self, bit, hold_ms=PRESS_MS, gap_ms=GAP_MS):
         """One clean press and release of input `bit` (8 = ROLL), then a pause."""
-        t = self.port.t
-        self.port.schedule(t, bit, 1)
-        self.port.schedule(t + hold_ms * 1000, bit, 0)
-        self.run_until(t + (hold_ms + gap_ms) * 1000)
+        self.run_until(drive.press(self.port, bit, hold_ms, gap_ms))
 
     def penalty(self, s):
         """Hold ROLL, press the player's buzzer, let go of both."""
-        t = self.port.t
-        self.port.schedule(t, ROLL_BIT, 1)
-        self.port.schedule(t + 20000, s, 1)
-        self.port.schedule(t + 60000, s, 0)
-        self.port.schedule(t + 80000, ROLL_BIT, 0)
-        self.run_until(t + 120000)
+        self.run_until(drive.penalty(self.port, s))
 
     def wait(self, ms):
         self.run_until(self.port.t + ms * 1000)

@@ -1,4 +1,4 @@
-"""Shared helpers for the game-flow tests (CPython and MicroPython)."""
+"""Shared helpers for the core tests (CPython and MicroPython)."""
 import json
 
 from cheesebox.board import load_board
@@ -47,3 +47,12 @@ def track(sim, s):
             lit += 1
             colour = px
     return lit, colour, pixel(sim, ci, start + 7)
+
+
+def raises(exc_type, fn, *args):
+    """The exception fn(*args) raised (must be exc_type); fails if none."""
+    try:
+        fn(*args)
+    except exc_type as e:
+        return e
+    assert False, "expected %s" % exc_type.__name__

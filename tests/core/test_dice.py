@@ -6,6 +6,7 @@ from cheesebox import faces as F
 from cheesebox.dice import (DiceError, load_dice, default_dice, dice_for_choice,
                             campaign_dice, draw_campaign_yellows, RandomRoller)
 from sim.rng import SeededRandom
+from flowkit import raises
 
 # The ruling's table (INTERPRETATION.md, "The default dice"), in order.
 RULING = (
@@ -16,15 +17,6 @@ RULING = (
     ("orange innkeeper", ("innkeeper", "cheese2", "cheese1", "mouse1", "mouse2", "cat")),
     ("orange king", ("king", "king", "cheese2", "cheese1", "mouse1", "cat")),
 )
-
-
-def raises(exc_type, fn, *args):
-    """The exception fn(*args) raised (must be exc_type); fails if none."""
-    try:
-        fn(*args)
-    except exc_type as e:
-        return e
-    assert False, "expected %s" % exc_type.__name__
 
 
 def valid_spec():

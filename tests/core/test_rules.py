@@ -2,15 +2,7 @@
 # Runs under pytest on CPython and under tests/mp_runner.py on MicroPython.
 from cheesebox.rules import cheese_left, count_ids, answer_is_right
 from cheesebox import faces as F
-
-
-def raises(exc_type, fn, *args):
-    """The exception fn(*args) raised (must be exc_type); fails if none."""
-    try:
-        fn(*args)
-    except exc_type as e:
-        return e
-    assert False, "expected %s" % exc_type.__name__
+from flowkit import raises
 
 
 # -- the rulebook's counting example ---------------------------------------

@@ -1,0 +1,68 @@
+"""Moving virtual time, and fingers on buttons: shared by the simulator's
+scenarios (scenario.py) and the bench (bench/mp_game.py). Pure Python: runs
+on MicroPython too.
+"""
+from sim.simport import ROLL_BIT
+
+PRESS_MS = 60      # how long a finger holds a button for a clean press
+GAP_MS = 40        # and the pause before the next command
+
+
+def steps(port, box, t_us):
+    """Advance virtual time to t_us, stepping the box only when something
+    can happen: one of its timers, or a button edge old enough to pass the
+    debounce window. An edge the box says changes nothing (a buzzer let go)
+    makes no step: it waits in the port and reaches the capture with its
+    own timestamp at the next step, or, if a timer of the box comes first
+    (the stuck-button check may no longer be due once it has), the capture
+    alone takes it then. A generator: it yields after every box step."""
+    cap = box.capture
+    settle = cap.debounce_us
+    wanted = box.wants_edge
+    edges = port.edges
+    while True:
+        nxt = -1
+        wake = box.next_wake()
+        if wake >= 0:
+            nxt = port.t + wake * 1000
+        if edges:
+            first = edges[0]
+            if wanted(first[1], first[2]):
+                e = first[0]
+            else:
+                due = first[0] + settle
+                if 0 <= nxt and due <= nxt and due <= t_us:
+                    if due > port.t:
+                        port.t = due
+                    port.poll(cap)
+                    cap.settle(port.ticks_us())
+                    continue
+                e = port.next_edge(wanted)
+            if e >= 0 and (nxt < 0 or e + settle < nxt):
+                nxt = e + settle
+        if nxt < 0 or nxt > t_us:
+            port.t = t_us
+            return
+        if nxt > port.t:
+            port.t = nxt
+        box.step()
+        yield None
+
+
+def press(port, bit, hold_ms=PRESS_MS, gap_ms=GAP_MS):
+    """A finger presses input `bit` (8 = ROLL) now, cleanly; returns when the
+    command is over (release, then a pause)."""
+    t = port.t
+    port.schedule(t, bit, 1)
+    port.schedule(t + hold_ms * 1000, bit, 0)
+    return t + (hold_ms + gap_ms) * 1000
+
+
+def penalty(port, s):
+    """Hold ROLL, press station s's buzzer, let go of both; returns the end."""
+    t = port.t
+    port.schedule(t, ROLL_BIT, 1)
+    port.schedule(t + 20000, s, 1)
+    port.schedule(t + 60000, s, 0)
+    port.schedule(t + 80000, ROLL_BIT, 0)
+    return t + 120000
