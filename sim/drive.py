@@ -13,9 +13,10 @@ def steps(port, box, t_us):
     can happen: one of its timers, or a button edge old enough to pass the
     debounce window. An edge the box says changes nothing (a buzzer let go)
     makes no step: it waits in the port and reaches the capture with its
-    own timestamp at the next step, or, if a timer of the box comes first
-    (the stuck-button check may no longer be due once it has), the capture
-    alone takes it then. A generator: it yields after every box step."""
+    own timestamp at the next step; only when a timer of the box is due next
+    (the stuck-button check may no longer be due once it has) does the
+    capture alone take the waiting edges first, all in one go. A generator:
+    it yields after every box step."""
     cap = box.capture
     settle = cap.debounce_us
     wanted = box.wants_edge
@@ -31,7 +32,7 @@ def steps(port, box, t_us):
                 e = first[0]
             else:
                 due = first[0] + settle
-                if 0 <= nxt and due <= nxt and due <= t_us:
+                if 0 <= nxt <= t_us and due <= nxt:
                     if due > port.t:
                         port.t = due
                     port.poll(cap)

@@ -39,6 +39,11 @@ class SimPort:
         self.decoder = SampleDecoder(self.pins, board.button_base, board.button_width,
                                      self.ticks_us())
         self.words = 0                  # sampler words made
+        # the snapshot the sampler reads for every combination of pressed inputs
+        # (encode() with loop 0, the counter field then being 0)
+        self.snaps = [encode(0, bits, self.pins, board.button_base, board.button_width)
+                      for bits in range(1 << len(self.pins))]
+        self.kmask = (1 << (WORD_BITS - board.button_width)) - 1
         self.level = 0                  # raw pin levels, bit per input
         self.edges = []                 # scheduled (t_us, bit, level), sorted
         self.answer_val = bytearray(8)
@@ -62,28 +67,31 @@ class SimPort:
         loop in which the snapshot changed, decoded by the firmware's own
         SampleDecoder."""
         edges = self.edges
-        if not edges or edges[0][0] > self.t:
+        now = self.t
+        if not edges or edges[0][0] > now:
             return
         dec = self.decoder
+        t0 = self.t0
+        snaps = self.snaps
+        width = self.board.button_width
         k = 0
         n = len(edges)
-        while k < n and edges[k][0] <= self.t:
+        while k < n and edges[k][0] <= now:
             te, bit, lvl = edges[k]
-            loop = -(-(te - self.t0) // LOOP_US)      # the loop that sees it
+            loop = -(-(te - t0) // LOOP_US)           # the loop that sees it
             if lvl:
                 self.level |= 1 << bit
             else:
                 self.level &= ~(1 << bit)
             k += 1
             # every edge the same loop sees lands in the same snapshot
-            if k < n and edges[k][0] <= self.t and -(-(edges[k][0] - self.t0) // LOOP_US) == loop:
+            if k < n and edges[k][0] <= now and -(-(edges[k][0] - t0) // LOOP_US) == loop:
                 continue
             self.words += 1
-            word = encode(loop, self.level, self.pins, self.board.button_base,
-                          self.board.button_width)
+            word = (((-loop) & self.kmask) << width) | snaps[self.level]
             # the Pico reads words within ms of their loop: anchor the decoder
             # there (the capture itself confirms what settled before each word)
-            dec.advance((self.t0 + loop * LOOP_US) & ticks.MASK)
+            dec.advance((t0 + loop * LOOP_US) & ticks.MASK)
             dec.feed(word, capture)
         del edges[:k]
 

@@ -97,12 +97,14 @@ class Capture:
         self._confirm(now_us)
 
     def _confirm(self, now_us):
-        if not self.pending:
-            return
-        for i in range(self.n):
+        p = self.pending
+        i = -1
+        while p:
+            i += 1
             bit = 1 << i
-            if not self.pending & bit:
+            if not p & bit:
                 continue
+            p &= ~bit
             if ticks.diff(now_us, self.last[i]) < self.debounce_us:
                 continue
             if (self.raw ^ self.stable) & bit and self.q_len >= QUEUE:
