@@ -110,10 +110,7 @@ class Box:
         self.down_since = array("i", [0] * N_INPUTS)   # when each input went down
         self.down = 0                  # inputs held down (bit mask)
         self.stuck = 0                 # inputs held too long: ignored until let go
-        # False when nobody watches (the headless simulator): wake only for the
-        # game's own timers, no tunes, LEDs drawn only when draw() is called.
-        # The game plays exactly the same either way.
-        self.animate = True
+        self._animate = True
         if store is not None:
             saved = store.load()
             if store.problem:
@@ -133,6 +130,18 @@ class Box:
         self.look = -1                 # blink phase and loss blink last drawn
         self._render_dice()
 
+    @property
+    def animate(self):
+        """False when nobody watches (the headless simulator): wake only for the
+        game's own timers, no tunes, LEDs drawn only when draw() is called.
+        The game plays exactly the same either way."""
+        return self._animate
+
+    @animate.setter
+    def animate(self, on):
+        self._animate = on
+        self.tunes.on = on
+
     # -- the loop ---------------------------------------------------------
     def step(self):
         """Process everything due now; allocation-free in steady play."""
@@ -147,7 +156,7 @@ class Box:
         for i in range(n):
             self._on_input(cap.kind[i], cap.input[i], cap.time[i])
         self._timers(now)
-        if self.animate:
+        if self._animate:
             self.tunes.step(now)
             self._render(now)
             self.display.flush(port)
@@ -172,7 +181,7 @@ class Box:
         w = self._stuck_wake(now)
         if w >= 0 and (best < 0 or w < best):
             best = w
-        if self.animate:
+        if self._animate:
             w = self.tunes.wake_in(now)
             if w >= 0 and (best < 0 or w < best):
                 best = w
@@ -182,7 +191,7 @@ class Box:
         st = self.state
         if st == ROLLING:
             reveal = max(0, ROLL_MS - ticks.diff(now, self.state_at))
-            if self.animate:
+            if self._animate:
                 return min(reveal, max(0, ticks.diff(self.next_frame, now)))
             return reveal
         if st == TOUR:
@@ -190,7 +199,7 @@ class Box:
         w = -1
         if st == CHECK:
             w = max(0, CHECK_MS - ticks.diff(now, self.state_at))
-        if not self.animate:
+        if not self._animate:
             return w
         if self._blinking(now):
             b = BLINK_MS - ticks.diff(now, self.state_at) % BLINK_MS
@@ -313,12 +322,12 @@ class Box:
             self.notice = ""
             self.tunes.play(sound.JOIN if self.joined[s] else sound.LEAVE, self.now)
             self.log("join" if self.joined[s] else "leave", {"p": name(s)})
-            if self.animate:
+            if self._animate:
                 self._render_dice()         # the wheels for this many players
         elif st == MENU:
             self.choice = (self.choice + 1) % len(CHOICES)
             self.tunes.play(sound.MENU, self.now)
-            if self.animate:
+            if self._animate:
                 self._render_dice()         # the dice of this choice
         elif st == READY:
             if m.marked == s:
@@ -466,7 +475,7 @@ class Box:
             self.log("faces", {"faces": [FACE_NAMES[self.roll[i]]
                                          for i in range(len(self.in_play))], "left": self.left})
         self.shown_roll = True
-        if self.animate:
+        if self._animate:
             self._render_dice()
             self.display.flush(self.port)
         self.reveal_us = self.port.ticks_us()
@@ -533,7 +542,7 @@ class Box:
         self.redraw = True
         self.state = st
         self.state_at = self.now
-        if self.animate:
+        if self._animate:
             self._render_dice()
 
     # -- timers -----------------------------------------------------------
@@ -543,7 +552,7 @@ class Box:
         if st == ROLLING:
             if ticks.diff(now, self.state_at) >= ROLL_MS:
                 self._reveal()
-            elif self.animate and ticks.diff(now, self.next_frame) >= 0:
+            elif self._animate and ticks.diff(now, self.next_frame) >= 0:
                 self._tumble()
                 self.next_frame = ticks.add(now, FRAME_MS)
         elif st == TOUR:

@@ -29,11 +29,14 @@ class TunePlayer:
 
     def __init__(self, port):
         self.port = port
+        self.on = True          # False: nobody listens (the headless simulator)
         self.tune = None
         self.pos = 0
         self.until = 0
 
     def play(self, tune, now_ms):
+        if not self.on:
+            return
         self.tune = tune
         self.pos = 0
         self._note(now_ms)
