@@ -180,7 +180,19 @@ def run_line(sim, line, lineno):
     args = words[1:]
     box = sim.box
     n = sim.board.stations
-    if cmd == "players":
+    if cmd == "buzz":            # the most common lines first
+        _need(args, 1, lineno, "buzz Pn")
+        sim.press(_player(args[0], lineno, n))
+    elif cmd == "answer":
+        _need(args, 2, lineno, "answer Pn K")
+        if not sim.board.electronic:
+            raise ScenarioError("line %d: answer: board %s has plate cards, not electronic plates"
+                                % (lineno, sim.board.name))
+        sim.port.place(_player(args[0], lineno, n), _int(args[1], lineno, 0, 7, "a plate"))
+    elif cmd == "wait":
+        _need(args, 1, lineno, "wait MS")
+        sim.wait(_int(args[0], lineno, 0, 10 ** 9, "wait"))
+    elif cmd == "players":
         _need(args, 1, lineno, "players N")
         k = _int(args[0], lineno, 2, n, "players")
         if box.state != B.JOIN:
@@ -212,15 +224,6 @@ def run_line(sim, line, lineno):
         if not ids:
             raise ScenarioError("line %d: usage: roll FACE FACE ..." % lineno)
         sim.roller.queue.append((lineno, ids))
-    elif cmd == "answer":
-        _need(args, 2, lineno, "answer Pn K")
-        if not sim.board.electronic:
-            raise ScenarioError("line %d: answer: board %s has plate cards, not electronic plates"
-                                % (lineno, sim.board.name))
-        sim.port.place(_player(args[0], lineno, n), _int(args[1], lineno, 0, 7, "a plate"))
-    elif cmd == "buzz":
-        _need(args, 1, lineno, "buzz Pn")
-        sim.press(_player(args[0], lineno, n))
     elif cmd == "own-up":
         _need(args, 1, lineno, "own-up Pn")
         if sim.board.electronic:
@@ -229,9 +232,6 @@ def run_line(sim, line, lineno):
     elif cmd == "penalty":
         _need(args, 1, lineno, "penalty Pn")
         sim.penalty(_player(args[0], lineno, n))
-    elif cmd == "wait":
-        _need(args, 1, lineno, "wait MS")
-        sim.wait(_int(args[0], lineno, 0, 10 ** 9, "wait"))
     elif cmd == "rollbutton":
         _need(args, 0, lineno, "rollbutton")
         sim.press(ROLL_BIT)

@@ -131,11 +131,17 @@ class Capture:
         n = self.q_len
         if not n:
             return 0
+        if n == 1 and not self.pending:      # the usual case: one event, nothing else
+            self.kind[0] = self.q_kind[0]
+            self.input[0] = self.q_input[0]
+            self.time[0] = self.q_time[0]
+            self.q_len = 0
+            return 1
         # the earliest edge still unconfirmed: nothing at or after it may leave.
         # A pin chattering for longer than any bounce (a loose wire) does not
         # hold the others back: it is noise, not a press still settling.
         horizon = NONE
-        for i in range(self.n):
+        for i in range(self.n if self.pending else 0):
             if (self.pending >> i) & 1 and \
                     ticks.diff(now_us, self.first[i]) < NOISE_WINDOWS * self.debounce_us:
                 if horizon == NONE or ticks.diff(self.first[i], horizon) < 0:
