@@ -39,10 +39,10 @@ class SimPort:
         self.decoder = SampleDecoder(self.pins, board.button_base, board.button_width,
                                      self.ticks_us())
         self.words = 0                  # sampler words made
-        # the snapshot the sampler reads for every combination of pressed inputs
         # (encode() with loop 0, the counter field then being 0)
-        self.snaps = [encode(0, bits, self.pins, board.button_base, board.button_width)
-                      for bits in range(1 << len(self.pins))]
+        # the window's pins as the sampler reads them: pulled up, a press pulls low
+        self.snap = encode(0, 0, self.pins, board.button_base, board.button_width)
+        self.pin_bit = [1 << (p - board.button_base) if p >= 0 else 0 for p in self.pins]
         self.kmask = (1 << (WORD_BITS - board.button_width)) - 1
         self.level = 0                  # raw pin levels, bit per input
         self.edges = []                 # scheduled (t_us, bit, level), sorted
@@ -72,7 +72,6 @@ class SimPort:
             return
         dec = self.decoder
         t0 = self.t0
-        snaps = self.snaps
         width = self.board.button_width
         k = 0
         n = len(edges)
@@ -81,14 +80,16 @@ class SimPort:
             loop = -(-(te - t0) // LOOP_US)           # the loop that sees it
             if lvl:
                 self.level |= 1 << bit
+                self.snap &= ~self.pin_bit[bit]
             else:
                 self.level &= ~(1 << bit)
+                self.snap |= self.pin_bit[bit]
             k += 1
             # every edge the same loop sees lands in the same snapshot
             if k < n and edges[k][0] <= now and -(-(edges[k][0] - t0) // LOOP_US) == loop:
                 continue
             self.words += 1
-            word = (((-loop) & self.kmask) << width) | snaps[self.level]
+            word = (((-loop) & self.kmask) << width) | self.snap
             # the Pico reads words within ms of their loop: anchor the decoder
             # there (the capture itself confirms what settled before each word)
             dec.advance((t0 + loop * LOOP_US) & ticks.MASK)
