@@ -39,8 +39,8 @@ class SimPort:
         self.decoder = SampleDecoder(self.pins, board.button_base, board.button_width,
                                      self.ticks_us())
         self.words = 0                  # sampler words made
-        # (encode() with loop 0, the counter field then being 0)
-        # the window's pins as the sampler reads them: pulled up, a press pulls low
+        # the window's pins as the sampler reads them (pulled up, a press pulls
+        # low), kept up to date edge by edge; encode() with loop 0 is just that
         self.snap = encode(0, 0, self.pins, board.button_base, board.button_width)
         self.pin_bit = [1 << (p - board.button_base) if p >= 0 else 0 for p in self.pins]
         self.kmask = (1 << (WORD_BITS - board.button_width)) - 1
