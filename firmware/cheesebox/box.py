@@ -352,8 +352,9 @@ class Box:
             r = m.press(s)
             if r == M.GRAB:
                 self.tunes.play(sound.GRAB, self.now)
-                self.log("grab", {"p": name(s), "t_us": t_us,
-                                  "plate": m.locked[s] if self.board.electronic else None})
+                if self.log.write is not None:
+                    self.log("grab", {"p": name(s), "t_us": t_us,
+                                      "plate": m.locked[s] if self.board.electronic else None})
             elif r == M.REFUSED:
                 self.log("refused", {"p": name(s)})
                 self._flash(s)
