@@ -106,6 +106,7 @@ class Box:
         self.log = log if log is not None else EventLog()
         self.log.clock = port.ticks_ms
         self.saved = None              # a saved unfinished game, offered at power-up
+        self.resumer = None            # the resume module, while it is offered
         self.notice = ""               # a problem to show at joining (bad saved file)
         self.down_since = array("i", [0] * N_INPUTS)   # when each input went down
         self.down = 0                  # inputs held down (bit mask)
@@ -116,11 +117,15 @@ class Box:
             if store.problem:
                 self._problem(store.problem)
             if saved is not None:
-                # resume.py checks the saved game; only needed now, then dropped
+                # resume.py checks the saved game and offers it: loaded only
+                # while the box offers to resume, then dropped (heap)
                 from cheesebox import resume
                 self.saved = resume.unpack(self, saved)
+                if self.saved is not None:
+                    self.resumer = resume
                 del resume
-                forget("resume")
+                if self.resumer is None:
+                    forget("resume")
         self.log("boot", {"board": board.name, "resume": self.saved is not None})
         if self.saved is not None:
             self.state = RESUME
@@ -410,6 +415,7 @@ class Box:
         if st == RESUME:
             # a new game instead: the saved one is dropped
             self.saved = None
+            self._done_resuming()
             if self.store is not None:
                 self.store.clear()
             self.log("discard", None)
@@ -654,7 +660,7 @@ class Box:
         self.look = look
         m = self.match
         if st == RESUME:
-            self._render_saved()
+            self.resumer.render_saved(self)
             return
         for s in range(self.n):
             if self.stuck & (1 << s):
@@ -700,18 +706,6 @@ class Box:
                 w = OFF
             d.wheel(s, w)
 
-    def _render_saved(self):
-        """The saved game's points on the tracks, while the box offers to resume."""
-        d = self.display
-        m = self.saved[0]
-        for s in range(self.n):
-            if m.joined[s]:
-                p = m.points[s]
-                d.score(s, p if p else 1, (SCORE_LOW if p < 4 else SCORE) if p else OUT)
-            else:
-                d.score(s, 0, OFF)
-            d.wheel(s, OFF)
-
     # -- saving and resuming ----------------------------------------------
     def snapshot(self):
         """The box between rounds, as save.py writes it."""
@@ -736,17 +730,13 @@ class Box:
 
     def _resume(self):
         """Back to the saved game, between rounds, the marked player to roll."""
-        saved = self.saved
-        self.saved = None
-        if saved is None:
-            return
-        self.match, self.campaign, self.joined, self.choice, self.in_play, self.games = saved
-        self.shown_roll = False
-        self.scored_at = ticks.add(self.now, -LOSS_MS)
-        m = self.match
-        self.log("resume", {"round": m.rounds_played,
-                            "points": dict((name(s), m.points[s]) for s in range(8) if m.joined[s])})
-        self._set_state(GAMEOVER if m.phase == M.OVER else READY)
+        if self.resumer is not None:
+            self.resumer.apply(self)
+        self._done_resuming()
+
+    def _done_resuming(self):
+        self.resumer = None
+        forget("resume")
 
     # -- serial commands ----------------------------------------------------
     def command(self, line):
