@@ -1,8 +1,8 @@
-"""The Cheese Box firmware: game logic for Cheese Master and Cheesonomics.
+"""The Cheese Box firmware: the box for the dice game Cheese Master.
 
-Everything in this package except the port modules (port_rp2*) is pure: no
-hardware imports, clock and random source injected, so CPython, the unix
-MicroPython and the Pico run the same code.
+Everything in this package except the Pico's own modules (port_rp2,
+pio_sampler, app) is pure: no hardware imports, clock and random source
+injected, so CPython, the unix MicroPython and the Pico run the same code.
 """
 
 
@@ -14,3 +14,14 @@ def forget(name):
     pkg = sys.modules.get("cheesebox")
     if pkg is not None and name in pkg.__dict__:
         delattr(pkg, name)
+
+
+def run_once(name, func, *args):
+    """Call `func` of submodule `name`, then drop the module again (forget):
+    for code needed only now and then (start-up checks, console commands)."""
+    mod = __import__("cheesebox." + name, None, None, (func,))
+    try:
+        return getattr(mod, func)(*args)
+    finally:
+        del mod
+        forget(name)

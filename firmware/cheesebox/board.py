@@ -5,7 +5,7 @@ field by field by boardfile.py; a bad one is refused with a BoardError whose
 message names the file, the field and what is wrong, so the box can print it
 and blink an error code instead of crashing into a traceback loop.
 """
-from cheesebox import forget
+from cheesebox import run_once
 
 PLATE_TYPES = ("cards", "keys", "dial")
 LAYOUTS = ("rows", "serpentine")
@@ -72,18 +72,11 @@ class Board:
 
 
 def load_board(spec, src="board.json"):
-    """A checked Board from a parsed board file (BoardError if it is bad)."""
-    from cheesebox import boardfile
-    try:
-        return boardfile.load(spec, src)
-    finally:
-        forget("boardfile")
+    """A checked Board from a parsed board file (BoardError if it is bad).
+    The checking code (boardfile.py) is loaded for this and dropped again."""
+    return run_once("boardfile", "load", spec, src)
 
 
 def read_board(path):
     """Load and check a board file from disk (BoardError on any problem)."""
-    from cheesebox import boardfile
-    try:
-        return boardfile.read(path)
-    finally:
-        forget("boardfile")
+    return run_once("boardfile", "read", path)

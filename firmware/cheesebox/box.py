@@ -17,7 +17,7 @@ except ImportError:  # CPython: the simulator and host tools
     def const(x):
         return x
 
-from cheesebox import forget, ticks
+from cheesebox import forget, run_once, ticks
 from cheesebox import match as M
 from cheesebox import sound
 from cheesebox.capture import Capture, PRESS
@@ -742,12 +742,7 @@ class Box:
     def command(self, line):
         """One line from the USB serial console; answers on the event log.
         (console.py, loaded for the line and dropped again: commands are rare.)"""
-        from cheesebox import console
-        try:
-            console.command(self, line)
-        finally:
-            del console
-            forget("console")
+        run_once("console", "command", self, line)
 
     # -- for the simulator, tests and the event log ----------------------
     def wants_edge(self, inp, level):

@@ -4,7 +4,7 @@ A die is a bytes of six face numbers (faces.py). Dice are numbered 0-5:
 yellow A, B, C, then the orange dice in the order the rulebook adds them
 (dog, innkeeper, king). Matrix d of the box shows die d.
 """
-from cheesebox import forget
+from cheesebox import run_once
 from cheesebox.rand import randbelow
 
 N_DICE = 6
@@ -26,20 +26,12 @@ def load_dice(spec, source="dice file"):
     yellow dice, then the dog, innkeeper and king dice). The checking code
     (dicefile.py) is loaded for this and dropped again.
     """
-    from cheesebox import dicefile
-    try:
-        return dicefile.load(spec, source)
-    finally:
-        forget("dicefile")
+    return run_once("dicefile", "load", spec, source)
 
 
 def default_dice():
     """(names, faces) of the rulings' default dice."""
-    from cheesebox import dicefile
-    try:
-        return dicefile.default()
-    finally:
-        forget("dicefile")
+    return run_once("dicefile", "default")
 
 
 def dice_for_choice(choice):
