@@ -124,6 +124,7 @@ def quick_power_up():
             return
         self.__dict__.update(built[key])
         self.shift = bytearray(self.shift)
+        self.t0 = t_start_us
         self.anchor_n = 0
         self.anchor_t = t_start_us
 

@@ -36,6 +36,7 @@ TOUR_MS = const(800)           # each face of the dice tour
 CHECK_MS = const(30000)        # plate-card check ends by itself
 LONG_MS = const(2000)          # long ROLL press
 GUARD_MS = const(1000)         # a late slam can't start the next roll
+REVEAL_GRACE_MS = const(1000)  # a press from before the reveal arrives within this
 FLASH_MS = const(600)
 LOSS_MS = const(2500)          # lost points blink on the tracks
 BLINK_MS = const(250)
@@ -344,7 +345,7 @@ class Box:
                 self.next_frame = self.now
         elif st == TOUR:
             self._set_state(READY)
-        elif st == ROLLING or (st == GRAB and ticks.diff(t_us, self.reveal_us) < 0):
+        elif st == ROLLING or (st == GRAB and self._before_reveal(t_us)):
             if m.active[s]:
                 self.false_starts += 1
                 self.log("false_start", {"p": name(s)})
@@ -374,6 +375,15 @@ class Box:
                 self.tunes.play(sound.OWN_UP, self.now)
             elif r == M.TAKEN_BACK:
                 self.tunes.play(sound.TAKE_BACK, self.now)
+
+    def _before_reveal(self, t_us):
+        """A press stamped before the faces were shown (it reaches the box a
+        debounce window after it happened). ticks_us differences only mean
+        something within half their 2**30 us period, so a press handled long
+        after the reveal is never compared: it is a grab."""
+        if ticks.diff(self.now, self.state_at) >= REVEAL_GRACE_MS:
+            return False
+        return ticks.diff(t_us, self.reveal_us) < 0
 
     def _after_grab(self):
         m = self.match

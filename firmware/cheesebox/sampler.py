@@ -8,8 +8,13 @@ interrupts off (machine.bitstream, flash writes). The simulated port makes the
 very same words, so this decoder is exercised by every simulated game.
 
 The sampler loop is exactly 16 us (16 PIO cycles at sysclk/MHz), driven by
-the same crystal as ticks_us: a word's time is exact, found by counting back
-from an anchor that this decoder moves forward in whole loops at each poll.
+the same crystal as ticks_us, and it started at a known ticks_us: the loop
+running now is (now - start) / 16, so a word's time is found by counting
+back from now, with no state carried from poll to poll. (An anchor moved
+forward poll by poll went wrong after 9 minutes without a word: ticks_us
+differences are only meaningful within half its 2**30 period.) ticks_us
+wraps every 2**26 loops, a multiple of the counter's period, so the count
+stays exact across every wrap.
 Words stay below 2**30, so on a 32-bit port they are small ints: decoding
 allocates nothing.
 """
@@ -26,6 +31,7 @@ from cheesebox import ticks
 LOOP_US = const(16)       # one sampler loop
 LOOP_SHIFT = const(4)     # log2(LOOP_US)
 WORD_BITS = const(30)
+TICK_LOOP_BITS = const(26) # ticks_us wraps every 2**30 us = 2**26 loops
 MAX_WINDOW = const(12)    # button GPIOs must fit in 12 consecutive pins
 NO_PIN = const(255)
 
@@ -43,6 +49,8 @@ class SampleDecoder:
             raise ValueError("button window of %d pins is wider than %d" % (width, MAX_WINDOW))
         self.width = width
         self.kbits = WORD_BITS - width
+        if self.kbits > TICK_LOOP_BITS:     # use no more counter bits than ticks_us has loops
+            self.kbits = TICK_LOOP_BITS
         self.kmask = (1 << self.kbits) - 1
         self.khalf = 1 << (self.kbits - 1)
         self.snap_mask = (1 << width) - 1
@@ -59,15 +67,18 @@ class SampleDecoder:
         self.lut = array("H", [0] * (1 << width))
         for snap in range(1 << width):
             self.lut[snap] = self._map(snap ^ self.snap_mask if active_low else snap)
-        self.anchor_n = 0          # sampler loop count at anchor_t (mod 2**K)
-        self.anchor_t = t_start_us
+        self.t0 = t_start_us       # ticks_us when the sampler's loop 0 began
+        self.anchor_n = 0          # loop count of the loop running at anchor_t (mod 2**K)
+        self.anchor_t = t_start_us # start of that loop
 
     def advance(self, now_us):
-        """Move the anchor to the last whole loop at or before now_us."""
-        k = ticks.diff(now_us, self.anchor_t) >> LOOP_SHIFT
-        if k > 0:
-            self.anchor_n = (self.anchor_n + k) & self.kmask
-            self.anchor_t = ticks.add(self.anchor_t, k << LOOP_SHIFT)
+        """Take now as the reference for the words read next: the loop running
+        now and its start. Depends only on now, never on an earlier call."""
+        d = now_us - self.t0               # (now - start) mod 2**30, no allocation
+        if d < 0:
+            d += ticks.PERIOD
+        self.anchor_n = (d >> LOOP_SHIFT) & self.kmask
+        self.anchor_t = ticks.add(now_us, -(d & (LOOP_US - 1)))
 
     def time_of(self, word):
         """ticks_us of the loop that took this word (advance() first)."""

@@ -1,0 +1,73 @@
+"""Flash images of the emulated Pico, made with the real deploy tools.
+
+`make flash` (host_tools/flash.py: mpy-cross, mpremote over the emulated USB
+serial port, sha256 verify, reset) deploys to a freshly powered emulated Pico;
+its flash is then saved as an image in build/emu/, and every emulated-Pico
+test powers up from a copy of that image, as a box boots from its own flash.
+Images are cached by a hash of everything that goes into them.
+"""
+import hashlib
+import os
+import subprocess
+import sys
+
+from emu.pico import HERE, ROOT, EmulatedPico, locate
+
+CACHE = os.path.join(ROOT, "build", "emu")
+
+
+def _digest(board, keep_py):
+    h = hashlib.sha256()
+    fw, rom = locate()
+    paths = [fw, rom, os.path.join(ROOT, "boards", board + ".json"),
+             os.path.join(ROOT, "host_tools", "flash.py"), os.path.join(HERE, "pico.mjs"),
+             os.path.join(ROOT, "firmware", "main.py")]
+    pkg = os.path.join(ROOT, "firmware", "cheesebox")
+    paths += sorted(os.path.join(pkg, f) for f in os.listdir(pkg) if f.endswith(".py"))
+    for p in paths:
+        h.update(p.encode())
+        with open(p, "rb") as f:
+            h.update(f.read())
+    h.update(b"py" if keep_py else b"mpy")
+    return h.hexdigest()[:16]
+
+
+def flash_with_tools(pico, board, keep_py=False, extra=()):
+    """Run host_tools/flash.py against a running emulated Pico; returns
+    (exit code, output, wall seconds)."""
+    import time
+    port = pico.serve()
+    cmd = [sys.executable, os.path.join(ROOT, "host_tools", "flash.py"), board,
+           "--port", "socket://127.0.0.1:%d" % port]
+    if keep_py:
+        cmd.append("--keep-py")
+    cmd += list(extra)
+    t0 = time.time()
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=900, cwd=ROOT)
+    wall = time.time() - t0
+    pico.free(False)
+    return p.returncode, p.stdout + p.stderr, wall
+
+
+def image(board, keep_py=False):
+    """Path of a flash image with the firmware and boards/BOARD.json deployed
+    by `make flash` (built once, then cached)."""
+    os.makedirs(CACHE, exist_ok=True)
+    path = os.path.join(CACHE, "%s-%s-%s.img" % (board, "py" if keep_py else "mpy",
+                                                  _digest(board, keep_py)))
+    if os.path.exists(path):
+        return path
+    with EmulatedPico() as pico:
+        pico.run(300)
+        rc, out, wall = flash_with_tools(pico, board, keep_py)
+        if rc != 0:
+            raise RuntimeError("make flash to the emulated Pico failed (exit %d):\n%s" % (rc, out))
+        # the tools reset the board: let it come up, then power off (the
+        # image is the flash as the tools left it)
+        pico.run(100)
+        tmp = path + ".tmp"
+        pico.save_flash(tmp)
+        os.replace(tmp, path)
+        with open(path + ".log", "w") as f:
+            f.write("flash wall %.1f s\n%s" % (wall, out))
+    return path

@@ -1,0 +1,395 @@
+// An emulated Raspberry Pi Pico for the Cheese Box: the official MicroPython
+// rp2 firmware on rp2040js (npm, pinned in package-lock.json), with what a
+// table wires to it: buttons with pull-ups, NeoPixel chains decoded from the
+// pin, 74HC165 answer keys, the board LED, power cuts and the watchdog.
+//
+// Where stock rp2040js 1.4.1 falls short of a real RP2040 (see
+// ../../shared/emulator/README.md), this harness does what the chip does:
+// - PIO is stepped in lock-step with the CPU, honouring CLKDIV and [delay];
+// - flash erase/program (boot ROM 'RE'/'RP') are done here, on mcu.flash;
+// - the USB host NAKs an OUT endpoint until it has data, so an idle CPU sleeps;
+// - a watchdog trigger rebuilds the chip with flash and scratch registers kept;
+// - pull-ups and pull-downs are modelled: a button nobody presses reads high.
+import fs from 'fs';
+import { Simulator, USBCDC } from 'rp2040js';
+import { Ws2812Decoder } from './ws2812.mjs';
+import { Hc165Chain } from './hc165.mjs';
+
+const CYCLE_NS = 8;                  // 125 MHz
+const WD_REASON_TIMER = 1, WD_REASON_FORCE = 2;
+const FLASH_SIZE = 2 * 1024 * 1024;
+
+function loadWords(path) {
+  const b = fs.readFileSync(path);
+  return new Uint32Array(b.buffer, b.byteOffset, b.length / 4);
+}
+
+/** A 2 MiB flash image from a raw .bin or a .uf2 (firmware at offset 0). */
+export function flashFromFirmware(path) {
+  const fw = fs.readFileSync(path);
+  const img = new Uint8Array(FLASH_SIZE).fill(0xff);
+  if (path.endsWith('.uf2')) {
+    for (let o = 0; o + 512 <= fw.length; o += 512) {
+      if (fw.readUInt32LE(o) !== 0x0a324655 || fw.readUInt32LE(o + 4) !== 0x9e5d5157) continue;
+      const addr = fw.readUInt32LE(o + 12), size = fw.readUInt32LE(o + 16);
+      img.set(fw.subarray(o + 32, o + 32 + size), addr - 0x10000000);
+    }
+  } else {
+    img.set(fw, 0);
+  }
+  return img;
+}
+
+export class Pico {
+  /**
+   * opts: bootrom (path), flash (Uint8Array image, e.g. flashFromFirmware()),
+   * log(line) for emulator warnings.
+   */
+  constructor(opts) {
+    this.opts = Object.assign({ chunk: 20000, log: null }, opts);
+    this.bootrom = loadWords(this.opts.bootrom);
+    this.out = '';                 // all serial output since power-on (latin1)
+    this.outBase = 0;              // chars dropped from the front of this.out
+    this.rxListeners = [];
+    this.txQueue = [];
+    this.waiters = [];
+    this.resets = [];              // {nanos, reason}
+    this.flashOps = 0;             // erase + program calls, ever
+    this.flashOpHook = null;       // called after each op: (kind, addr, count)
+    this.timeOffset = 0;
+    this.drives = new Map();       // gpio -> 0/1 driven from outside, absent = released
+    this.outputWatchers = new Map(); // gpio -> [fn(nanos, level)]
+    this.ws = new Map();           // gpio -> Ws2812Decoder
+    this.hc165 = null;
+    this.running = false;
+    this.free = false;             // run without a waiter (serving mpremote, make emu)
+    this.pace = 0;                 // >0: never faster than real time x pace
+    this.scratch = new Uint32Array(8);
+    this.instructions = 0;
+    this._build(this.opts.flash, 0);
+  }
+
+  // -- the chip ---------------------------------------------------------------
+  _build(flash, wdReason) {
+    const sim = new Simulator();
+    const mcu = sim.rp2040;
+    this.mcu = mcu;
+    this.clock = sim.clock;
+    mcu.loadBootrom(this.bootrom);
+    mcu.flash.set(flash, 0);
+    this._hookFlashWrites(mcu);
+    const self = this;
+    mcu.logger = {
+      debug() {}, info() {},
+      warn(c, m) { self._log(`[warn] ${c}: ${m}`); },
+      error(c, m) { self._log(`[error] ${c}: ${m}`); },
+    };
+    const wd = mcu.peripherals[0x40058];
+    this.watchdog = wd;
+    wd.onWatchdogTrigger = () => this._watchdogFired();
+    wd.reason = wdReason;
+    wd.scratchData.set(this.scratch);
+    for (const pio of mcu.pio) {
+      pio.run = function () {};       // stepped from our loop instead
+      for (const m of pio.machines) { m._acc = 0; m._stall = 0; }
+    }
+    this._modelPulls(mcu);
+    for (const [g, list] of this.outputWatchers) this._listen(g, list);
+    const cdc = new USBCDC(mcu.usbCtrl);
+    this.cdc = cdc;
+    this.connected = false;
+    cdc.onDeviceConnected = () => { this.connected = true; this._checkWaiters(); };
+    cdc.onSerialData = (buf) => {
+      const s = Buffer.from(buf).toString('latin1');
+      this.out += s;
+      for (const l of this.rxListeners) l(s);
+      this._yield = true;
+    };
+    this.pendingRead = null;
+    const origRead = mcu.usbCtrl.onEndpointRead;
+    this._origRead = origRead;
+    mcu.usbCtrl.onEndpointRead = (ep, size) => {
+      if (ep === cdc.outEndpoint && cdc.txFIFO.itemCount === 0) { this.pendingRead = [ep, size]; return; }
+      origRead(ep, size);
+    };
+    mcu.core.PC = 0x10000000;
+    this.bootNanos = this.nanos;
+  }
+
+  _log(s) { if (this.opts.log) this.opts.log(s); }
+
+  _hookFlashWrites(mcu) {
+    const rom = new Uint8Array(mcu.bootrom.buffer);
+    const ft = rom[0x14] | (rom[0x15] << 8);
+    const funcs = {};
+    for (let i = ft; ; i += 4) {
+      const code = rom[i] | (rom[i + 1] << 8);
+      if (!code) break;
+      funcs[String.fromCharCode(code & 0xff, code >> 8)] = (rom[i + 2] | (rom[i + 3] << 8)) & ~1;
+    }
+    const patch = (addr, op) => { rom[addr] = op & 0xff; rom[addr + 1] = op >> 8; };
+    patch(funcs.RE, 0xbe71);
+    patch(funcs.RP, 0xbe72);
+    mcu.onBreak = (code) => {
+      const core = mcu.core, r = core.registers;
+      let kind = null, addr = 0, count = 0;
+      if (code === 0x71) {
+        addr = r[0] >>> 0; count = r[1] >>> 0; kind = 'erase';
+        mcu.flash.fill(0xff, addr, addr + count);
+      } else if (code === 0x72) {
+        addr = r[0] >>> 0; const data = r[1] >>> 0; count = r[2] >>> 0; kind = 'program';
+        for (let i = 0; i < count; i++) mcu.flash[addr + i] &= core.readUint8(data + i);
+      } else {
+        this._log(`[emu] BKPT ${code} at PC=${(core.PC - 2).toString(16)}`);
+        return;
+      }
+      // a flash operation takes time on a real chip (the CPU waits):
+      // W25Q16 typical 45 ms a 4 KiB sector erase, 0.4 ms a 256-byte page
+      const ns = kind === 'erase' ? 45e6 * Math.ceil(count / 4096) : 0.4e6 * Math.ceil(count / 256);
+      this.clock.tick(ns);
+      if (this.pioRunning()) this._stepPio(ns / CYCLE_NS);
+      core.PC = core.LR & ~1;
+      this.flashOps++;
+      if (this.flashOpHook) this.flashOpHook(kind, addr, count);
+    };
+  }
+
+  /** rp2040js reads an undriven input as 0: apply the pad's pull-up/down. */
+  _modelPulls(mcu) {
+    const self = this;
+    for (const pin of mcu.gpio) {
+      let pad = pin.padValue;
+      Object.defineProperty(pin, 'padValue', {
+        get() { return pad; },
+        set(v) { pad = v; self._settle(pin.index); },
+        configurable: true,
+      });
+      this._settle(pin.index);
+    }
+  }
+
+  _settle(g) {
+    const pin = this.mcu.gpio[g];
+    if (!pin) return;
+    const d = this.drives.get(g);
+    let v;
+    if (d !== undefined) v = !!d;
+    else if (pin.pullupEnabled) v = true;
+    else if (pin.pulldownEnabled) v = false;
+    else v = pin.rawInputValue;       // floating: keeps what it had
+    if (v !== pin.rawInputValue) pin.setInputValue(v);
+  }
+
+  /** Drive a pin from outside: 0 or 1, or null to let go (pull-ups apply). */
+  drive(g, level) {
+    if (level === null || level === undefined) this.drives.delete(g);
+    else this.drives.set(g, level ? 1 : 0);
+    this._settle(g);
+  }
+
+  /** Call fn(nanos, level) at every change of the pin's output. */
+  watchOutput(g, fn) {
+    if (!this.outputWatchers.has(g)) {
+      const list = [];
+      this.outputWatchers.set(g, list);
+      this._listen(g, list);
+    }
+    this.outputWatchers.get(g).push(fn);
+  }
+
+  _listen(g, list) {
+    const pin = this.mcu.gpio[g];
+    let last = pin.outputEnable ? (pin.outputValue ? 1 : 0) : -1;
+    pin.addListener(() => {
+      const lvl = pin.outputEnable ? (pin.outputValue ? 1 : 0) : -1;
+      if (lvl === last) return;
+      last = lvl;
+      const t = this.nanos;
+      for (const fn of list) fn(t, lvl);
+    });
+  }
+
+  /** Decode the WS2812 wire on this pin into frames (ws2812.mjs). */
+  ws2812(g) {
+    if (!this.ws.has(g)) {
+      const dec = new Ws2812Decoder();
+      this.ws.set(g, dec);
+      this.watchOutput(g, (t, lvl) => dec.edge(t, lvl));
+    }
+    return this.ws.get(g);
+  }
+
+  /** 74HC165 answer keys: chips chained, load/clock from the Pico, data to it. */
+  attachHc165({ load, clock, data, chips }) {
+    this.hc165 = new Hc165Chain(chips, (v) => this.drive(data, v));
+    this.watchOutput(load, (t, lvl) => this.hc165.load(lvl));
+    this.watchOutput(clock, (t, lvl) => this.hc165.clock(lvl));
+    return this.hc165;
+  }
+
+  // -- power and resets -----------------------------------------------------
+  _watchdogFired() {
+    const wd = this.watchdog;
+    const reason = wd.reason || WD_REASON_TIMER;
+    wd.enable = false; wd.timer.enable = false; wd.alarm.enable = false;
+    if (this._pendingReset) return;
+    this.resets.push({ nanos: this.nanos, reason: reason === WD_REASON_FORCE ? 'force' : 'watchdog' });
+    this._pendingReset = reason;
+  }
+
+  _reboot(wdReason) {
+    const flash = new Uint8Array(this.mcu.flash);
+    this.scratch.set(wdReason ? this.watchdog.scratchData : new Uint32Array(8));
+    this.timeOffset += this.clock.nanos;
+    this._build(flash, wdReason);
+    this._settleAll();
+  }
+
+  _settleAll() { for (const pin of this.mcu.gpio) this._settle(pin.index); }
+
+  /** Power off and on: RAM and scratch registers lost, flash kept as it is now. */
+  powerCycle(flash = null) {
+    this.resets.push({ nanos: this.nanos, reason: 'power' });
+    const img = flash ?? new Uint8Array(this.mcu.flash);
+    this.scratch.fill(0);
+    this.timeOffset += this.clock.nanos;
+    this._build(img, 0);
+    this._settleAll();
+  }
+
+  flashImage() { return new Uint8Array(this.mcu.flash); }
+
+  /** emulated ns since the first power-on (monotonic across resets) */
+  get nanos() { return this.timeOffset + this.clock.nanos; }
+
+  // -- serial -----------------------------------------------------------------
+  send(bytes) {
+    for (const ch of (typeof bytes === 'string' ? Buffer.from(bytes, 'latin1') : bytes)) this.txQueue.push(ch);
+  }
+
+  _feed() {
+    const f = this.cdc.txFIFO;
+    if (!this.connected) return;
+    while (this.txQueue.length && f.itemCount < f.size) f.push(this.txQueue.shift());
+    if (this.pendingRead && f.itemCount > 0) {
+      const [ep, size] = this.pendingRead;
+      this.pendingRead = null;
+      this._origRead(ep, size);
+    }
+  }
+
+  // -- time -------------------------------------------------------------------
+  /** Call cb at emulated time nanos (absolute, this.nanos scale). */
+  atNanos(nanos, cb) {
+    const a = this.clock.createAlarm(() => cb());
+    a.schedule(Math.max(0, nanos - this.nanos));
+    return a;
+  }
+
+  pioRunning() { const p = this.mcu.pio; return !(p[0].stopped && p[1].stopped); }
+
+  _stepPio(cycles) {
+    for (const pio of this.mcu.pio) {
+      if (pio.stopped) continue;
+      let any = false;
+      for (const m of pio.machines) {
+        if (!m.enabled) continue;
+        const div = m.clockDivInt === 0 ? 65536 : m.clockDivInt + m.clockDivFrac / 256;
+        m._acc += cycles;
+        while (m._acc >= div) {
+          m._acc -= div;
+          if (m._stall > 0) { m._stall--; continue; }
+          const c0 = m.cycles;
+          m.step();
+          const dc = m.cycles - c0;
+          if (dc > 1) m._stall += dc - 1;
+          any = true;
+        }
+      }
+      if (any) pio.checkChangedPins();
+    }
+  }
+
+  /** Run until pred() is true (resolves true) or the emulated/wall limit (false). */
+  runUntil(pred, { emuMs = 1e12, wallMs = 1e12 } = {}) {
+    return new Promise((resolve, reject) => {
+      const w = { pred, resolve, reject, startEmu: this.nanos, startWall: Date.now(), emuMs, wallMs };
+      this.waiters.push(w);
+      this._checkWaiters();
+      this._kick();
+    });
+  }
+
+  runFor(ms) {
+    const target = this.nanos + ms * 1e6;
+    return this.runUntil(() => this.nanos >= target);
+  }
+
+  /** Serial output (from index `from` of the whole output) contains text. */
+  expect(text, opts = {}) {
+    const from = Math.max(0, (opts.from ?? 0) - this.outBase);
+    return this.runUntil(() => this.out.indexOf(text, from) >= 0, opts);
+  }
+
+  _checkWaiters() {
+    for (const w of this.waiters.slice()) {
+      let done = false, err = null;
+      try { done = w.pred(); } catch (e) { err = e; }
+      if (done || err) {
+        this.waiters.splice(this.waiters.indexOf(w), 1);
+        if (err) w.reject(err); else w.resolve(true);
+      } else if ((this.nanos - w.startEmu) / 1e6 > w.emuMs || Date.now() - w.startWall > w.wallMs) {
+        this.waiters.splice(this.waiters.indexOf(w), 1);
+        w.resolve(false);
+      }
+    }
+  }
+
+  _kick() {
+    if (this.running || !(this.waiters.length || this.free)) return;
+    this.running = true;
+    setImmediate(() => this._chunk());
+  }
+
+  _chunk() {
+    if (!(this.waiters.length || this.free)) { this.running = false; return; }
+    if (this.pace > 0) {
+      // never ahead of the wall clock (make emu): wait until it catches up
+      const ahead = (this.nanos - this.paceNanos) / 1e6 / this.pace - (Date.now() - this.paceWall);
+      if (ahead > 2) { setTimeout(() => this._chunk(), Math.min(ahead, 20)); return; }
+    }
+    this._feed();
+    const { mcu, clock } = this;
+    const core = mcu.core;
+    const n = this.opts.chunk;
+    let limit = Infinity;
+    if (this.pace > 0) limit = this.nanos + 5e6;   // 5 ms slices
+    for (let i = 0; i < n; i++) {
+      const pio = this.pioRunning();
+      if (core.waiting) {
+        const na = clock.nextAlarm;
+        let dt = na ? Math.max(0, na.nanos - clock.nanos) : 1e6;
+        if (pio) dt = Math.min(dt, 1e6);            // let a PIO IRQ wake the core within 1 ms
+        clock.tick(dt);
+        if (pio && dt) this._stepPio(dt / CYCLE_NS);
+        i += Math.max(1, dt / CYCLE_NS / 64);
+      } else {
+        const c = core.executeInstruction();
+        this.instructions++;
+        clock.tick(c * CYCLE_NS);
+        if (pio) this._stepPio(c);
+      }
+      if (this._pendingReset || this._yield || this.nanos >= limit) break;
+    }
+    this._yield = false;
+    if (this._pendingReset) {
+      const r = this._pendingReset;
+      this._pendingReset = 0;
+      this._reboot(r);
+    }
+    this._checkWaiters();
+    setImmediate(() => this._chunk());
+  }
+
+  startPacing(pace = 1) { this.pace = pace; this.paceNanos = this.nanos; this.paceWall = Date.now(); }
+}

@@ -1,0 +1,180 @@
+"""The emulated Pico from Python: starts emu/server.mjs and talks to it.
+
+The official MicroPython rp2 firmware runs on rp2040js; this client presses
+pins, types on the USB serial console, moves emulated time and reads the LED
+chains off their wires. Tests, `make emu` and the bench use it; nothing here
+knows the game: everything goes through pins and the serial port, as on a table.
+"""
+import json
+import os
+import shutil
+import subprocess
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+SHARED = os.path.join(os.path.dirname(ROOT), "shared", "emulator")
+FIRMWARE_NAME = "micropython-v1.28.0-RPI_PICO.bin"
+BOOTROM_NAME = "rp2040-bootrom-b1.bin"
+LED_GPIO = 25          # the Pico's own LED
+
+
+class EmulatorMissing(Exception):
+    """What is missing to run the emulated Pico, and how to get it."""
+
+
+def locate():
+    """(firmware, bootrom) paths: $CHEESEBOX_EMU_FIRMWARE / $CHEESEBOX_EMU_BOOTROM,
+    else ../shared/emulator/. Raises EmulatorMissing with one clear sentence."""
+    fw = os.environ.get("CHEESEBOX_EMU_FIRMWARE") or os.path.join(SHARED, FIRMWARE_NAME)
+    rom = os.environ.get("CHEESEBOX_EMU_BOOTROM") or os.path.join(SHARED, BOOTROM_NAME)
+    missing = [p for p in (fw, rom) if not os.path.isfile(p)]
+    if missing:
+        raise EmulatorMissing(
+            "emulated Pico: %s not found; set CHEESEBOX_EMU_FIRMWARE (MicroPython v1.28 RPI_PICO "
+            ".bin or .uf2) and CHEESEBOX_EMU_BOOTROM (RP2040 B1 boot ROM), see docs/emulator.md"
+            % " and ".join(missing))
+    if shutil.which("node") is None:
+        raise EmulatorMissing("emulated Pico: node (Node.js 20) is not installed, see docs/emulator.md")
+    if not os.path.isdir(os.path.join(HERE, "node_modules", "rp2040js")):
+        raise EmulatorMissing("emulated Pico: emu/node_modules is missing: run `make emu-deps` "
+                              "(npm ci in emu/)")
+    return fw, rom
+
+
+class EmuError(Exception):
+    pass
+
+
+class EmulatedPico:
+    """One emulated Pico (one Node process). Times are emulated nanoseconds
+    since its first power-on unless a name says ms."""
+
+    def __init__(self, flash=None, serial_port=None, verbose=False):
+        fw, rom = locate()
+        cmd = ["node", os.path.join(HERE, "server.mjs"), "--bootrom", rom]
+        cmd += ["--flash", flash] if flash else ["--firmware", fw]
+        if serial_port is not None:
+            cmd += ["--serial-port", str(serial_port)]
+        if verbose:
+            cmd.append("--verbose")
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=None if verbose else subprocess.DEVNULL,
+                                     text=True, bufsize=1)
+        self._id = 0
+        self.nanos = 0
+        self.serial = ""          # everything read from the serial port so far
+
+    # -- protocol ---------------------------------------------------------------
+    def call(self, cmd, **kw):
+        self._id += 1
+        kw["cmd"] = cmd
+        kw["id"] = self._id
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps(kw) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise EmuError("the emulator process ended (exit %s)" % self.proc.poll())
+        res = json.loads(line)
+        if "error" in res:
+            raise EmuError(res["error"])
+        self.nanos = res.get("nanos", self.nanos)
+        return res
+
+    def close(self):
+        if self.proc.poll() is None:
+            try:
+                self.call("quit")
+            except (EmuError, OSError, ValueError):
+                pass
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # -- time and serial ----------------------------------------------------------
+    @property
+    def ms(self):
+        return self.nanos / 1e6
+
+    def run(self, ms):
+        """Let ms of emulated time pass; True if a power cut armed by cut_after() fell."""
+        return self.call("run", ms=ms)["cut"]
+
+    def read(self):
+        """Serial output since the last read (also appended to self.serial)."""
+        out = self.call("read")["out"]
+        self.serial += out
+        return out
+
+    def wait_for(self, text, ms=10000):
+        """Run until text appears on the serial port (after what was read);
+        returns the output read, raises EmuError on a time-out."""
+        r = self.call("run_until", text=text, ms=ms)
+        out = self.read()
+        if not r["found"]:
+            raise EmuError("no %r on the serial port within %d ms (cut: %s); got: %r"
+                           % (text, ms, r["cut"], out[-600:]))
+        return out
+
+    def send(self, text):
+        self.call("send", data=text)
+
+    # -- pins -----------------------------------------------------------------------
+    def drive(self, gpio, level):
+        """Drive a pin now: 0, 1, or None (let go: pull-ups apply)."""
+        self.call("drive", pins=[[gpio, level]])
+
+    def schedule(self, pins=(), keys=()):
+        """pins: (nanos, gpio, level|None); keys: (nanos, station, mask): at
+        those absolute emulated times, exact to the instruction."""
+        self.call("schedule", pins=[list(p) for p in pins], keys=[list(k) for k in keys])
+
+    def hc165(self, load, clock, data, chips):
+        self.call("hc165", load=load, clock=clock, data=data, chips=chips)
+
+    def keys(self, station, mask):
+        self.call("keys", station=station, mask=mask)
+
+    def watch_chains(self, gpios):
+        self.call("ws2812", gpios=list(gpios))
+
+    def frames(self, gpio, since=0, pixels=None, last=False):
+        """(count, frames) decoded on that pin; a frame is {start, end, hex,
+        pixel_ends (for the pixel indices asked)}."""
+        r = self.call("frames", gpio=gpio, since=since, pixels=pixels, last=last)
+        return r["count"], r["frames"]
+
+    def watch(self, gpio):
+        self.call("watch", gpio=gpio)
+
+    def edges(self, gpio, since=0):
+        return self.call("edges", gpio=gpio, since=since)["edges"]
+
+    # -- power ----------------------------------------------------------------------
+    def power_cycle(self):
+        self.call("power_cycle")
+
+    def cut_after(self, flash_ops):
+        """Cut the power right after the n-th flash erase/program from now; the
+        Pico then powers up again from the flash as that operation left it."""
+        self.call("arm_cut", after_ops=flash_ops)
+
+    def save_flash(self, path):
+        self.call("save_flash", path=path)
+
+    def serve(self, port=0):
+        """Open the USB serial port as socket://127.0.0.1:PORT and run freely."""
+        return self.call("serve", port=port)["port"]
+
+    def free(self, on, pace=0.0):
+        self.call("free", on=on, pace=pace)
+
+    def stats(self):
+        return self.call("stats")

@@ -1,0 +1,209 @@
+#!/usr/bin/env node
+// The emulated Pico as a process: JSON-lines requests on stdin, one JSON
+// answer line each on stdout (emu/pico.py is the Python side). Optionally its
+// USB serial port is a TCP endpoint (--serial-port N, 0 = any free port) that
+// mpremote reaches as socket://127.0.0.1:N, as it would a board's /dev/ttyACM0.
+//
+//   node emu/server.mjs --firmware FW.bin --bootrom ROM.bin [--flash IMAGE] [--serial-port N]
+import fs from 'fs';
+import net from 'net';
+import readline from 'readline';
+import { Pico, flashFromFirmware } from './pico.mjs';
+
+function args(argv) {
+  const o = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--firmware') o.firmware = argv[++i];
+    else if (a === '--bootrom') o.bootrom = argv[++i];
+    else if (a === '--flash') o.flash = argv[++i];
+    else if (a === '--serial-port') o.serialPort = +argv[++i];
+    else if (a === '--verbose') o.verbose = true;
+    else { process.stderr.write(`emu: unknown argument ${a}\n`); process.exit(2); }
+  }
+  if (!o.bootrom || !(o.firmware || o.flash)) {
+    process.stderr.write('emu: usage: server.mjs --firmware FW.bin|--flash IMAGE --bootrom ROM.bin\n');
+    process.exit(2);
+  }
+  return o;
+}
+
+const opt = args(process.argv.slice(2));
+const warnings = new Set();
+const image = opt.flash ? new Uint8Array(fs.readFileSync(opt.flash)) : flashFromFirmware(opt.firmware);
+const pico = new Pico({
+  bootrom: opt.bootrom, flash: image,
+  log: (s) => { if (opt.verbose) process.stderr.write(s + '\n'); warnings.add(s.slice(0, 120)); },
+});
+const t0Wall = Date.now();
+let readPos = 0;                    // serial output handed to the client so far (absolute)
+const edgeLogs = new Map();         // gpio -> [[nanos, level]]
+let cut = null;                     // armed power cut: {left, snapshot}
+
+pico.flashOpHook = () => {
+  if (!cut || cut.snapshot) return;
+  if (--cut.left <= 0) {
+    cut.snapshot = pico.flashImage();   // the flash exactly as this operation left it
+    pico._yield = true;
+    pico.free = false;
+  }
+};
+
+function outAbs() { return pico.outBase + pico.out.length; }
+
+function takeOut() {
+  const s = pico.out.slice(readPos - pico.outBase);
+  readPos = outAbs();
+  // keep memory bounded on long runs
+  if (pico.out.length > 4e6) { const drop = pico.out.length - 1e6; pico.out = pico.out.slice(drop); pico.outBase += drop; }
+  return s;
+}
+
+function frameJson(f, pixels) {
+  const o = { start: f.start, end: f.end, hex: Buffer.from(f.bytes).toString('hex') };
+  if (pixels) o.pixel_ends = pixels.map((p) => f.pixelEnds[p]);
+  return o;
+}
+
+async function runWith(pred, ms) {
+  const ok = await pico.runUntil(() => (cut && cut.snapshot) || pred(), { emuMs: ms });
+  if (cut && cut.snapshot) {
+    const snap = cut.snapshot;
+    cut = null;
+    pico.powerCycle(snap);
+    return { ok: false, cut: true };
+  }
+  return { ok };
+}
+
+let server = null;
+let socket = null;
+
+function serve(port) {
+  return new Promise((resolve) => {
+    server = net.createServer((s) => {
+      if (socket) { s.end(); return; }      // one client at a time, like a real port
+      socket = s;
+      s.setNoDelay(true);
+      s.on('data', (d) => { pico.send(d); pico._kick(); });
+      s.on('close', () => { socket = null; });
+      s.on('error', () => { socket = null; });
+    });
+    pico.rxListeners.push((str) => { if (socket) socket.write(Buffer.from(str, 'latin1')); });
+    server.listen(port, '127.0.0.1', () => resolve(server.address().port));
+  });
+}
+
+const handlers = {
+  async hello() { return { nanos: pico.nanos }; },
+
+  async run({ ms }) {
+    const target = pico.nanos + ms * 1e6;
+    const r = await runWith(() => pico.nanos >= target, ms + 1);
+    return { cut: !!r.cut };
+  },
+
+  async run_until({ text, ms, from }) {
+    const start = from ?? readPos;
+    const r = await runWith(() => pico.out.indexOf(text, Math.max(0, start - pico.outBase)) >= 0, ms);
+    const idx = pico.out.indexOf(text, Math.max(0, start - pico.outBase));
+    return { found: r.ok, cut: !!r.cut, at: idx >= 0 ? idx + pico.outBase : -1 };
+  },
+
+  async read() { return { out: takeOut(), pos: readPos }; },
+
+  async send({ data }) { pico.send(Buffer.from(data, 'latin1')); pico._kick(); return {}; },
+
+  async drive({ pins }) {
+    for (const [g, v] of pins) pico.drive(g, v);
+    return {};
+  },
+
+  // [[nanos (absolute), gpio, level|null], ...]; keys: [[nanos, station, mask]]
+  async schedule({ pins = [], keys = [] }) {
+    for (const [t, g, v] of pins) pico.atNanos(t, () => pico.drive(g, v));
+    for (const [t, s, m] of keys) pico.atNanos(t, () => pico.hc165.setKeys(s, m));
+    return {};
+  },
+
+  async ws2812({ gpios }) { for (const g of gpios) pico.ws2812(g); return {}; },
+
+  async frames({ gpio, since = 0, pixels = null, last = false }) {
+    const dec = pico.ws2812(gpio);
+    dec.poll(pico.nanos);
+    const base = dec.dropped;
+    if (last) {
+      const f = dec.frames[dec.frames.length - 1];
+      return { count: base + dec.frames.length, frames: f ? [frameJson(f, pixels)] : [] };
+    }
+    const from = Math.max(0, since - base);
+    return { count: base + dec.frames.length, frames: dec.frames.slice(from).map((f) => frameJson(f, pixels)) };
+  },
+
+  async watch({ gpio }) {
+    if (!edgeLogs.has(gpio)) {
+      const log = [];
+      edgeLogs.set(gpio, log);
+      pico.watchOutput(gpio, (t, lvl) => log.push([t, lvl]));
+    }
+    return {};
+  },
+
+  async edges({ gpio, since = 0 }) { return { edges: (edgeLogs.get(gpio) || []).slice(since) }; },
+
+  async hc165(o) { pico.attachHc165(o); return {}; },
+
+  async keys({ station, mask }) { pico.hc165.setKeys(station, mask); return {}; },
+
+  async power_cycle() { pico.powerCycle(); return { nanos: pico.nanos }; },
+
+  async arm_cut({ after_ops }) { cut = { left: after_ops, snapshot: null }; return {}; },
+
+  async save_flash({ path }) { fs.writeFileSync(path, pico.flashImage()); return {}; },
+
+  async serve({ port = 0, pace = 1 }) {
+    // a board on a USB cable lives in real time: never run ahead of the wall clock
+    const p = await serve(port);
+    pico.free = true;
+    if (pace > 0) pico.startPacing(pace);
+    pico._kick();
+    return { port: p };
+  },
+
+  async free({ on, pace = 0 }) {
+    pico.free = !!on;
+    if (pace > 0) pico.startPacing(pace); else pico.pace = 0;
+    pico._kick();
+    return {};
+  },
+
+  async stats() {
+    return {
+      nanos: pico.nanos, boot_nanos: pico.bootNanos, wall_ms: Date.now() - t0Wall,
+      instructions: pico.instructions, flash_ops: pico.flashOps, resets: pico.resets,
+      connected: pico.connected, out_pos: outAbs(), warnings: [...warnings].slice(0, 30),
+    };
+  },
+
+  async quit() { setImmediate(() => process.exit(0)); return {}; },
+};
+
+const rl = readline.createInterface({ input: process.stdin });
+let chain = Promise.resolve();
+rl.on('line', (line) => {
+  chain = chain.then(async () => {
+    let req;
+    try { req = JSON.parse(line); } catch (e) { process.stdout.write(JSON.stringify({ error: `bad JSON: ${e.message}` }) + '\n'); return; }
+    const h = handlers[req.cmd];
+    let res;
+    try {
+      res = h ? await h(req) : { error: `unknown command ${req.cmd}` };
+    } catch (e) {
+      res = { error: String(e && e.stack || e) };
+    }
+    res.id = req.id;
+    res.nanos = pico.nanos;
+    process.stdout.write(JSON.stringify(res) + '\n');
+  });
+});
+rl.on('close', () => process.exit(0));
