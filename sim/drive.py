@@ -18,7 +18,8 @@ def steps(port, box, t_us):
     capture alone take the waiting edges first, all in one go. A generator:
     it yields after every box step."""
     cap = box.capture
-    settle = cap.debounce_us
+    settle = cap.debounce_us          # a release (or a press that bounced) settles then
+    quick = cap.glitch_us             # a clean press may count this soon
     wanted = box.wants_edge
     edges = port.edges
     while True:
@@ -39,8 +40,8 @@ def steps(port, box, t_us):
                     cap.settle(port.ticks_us())
                     continue
                 e = port.next_edge(wanted)
-            if e >= 0 and (nxt < 0 or e + settle < nxt):
-                nxt = e + settle
+            if e >= 0 and (nxt < 0 or e + quick < nxt):
+                nxt = e + quick
         if nxt < 0 or nxt > t_us:
             port.t = t_us
             return

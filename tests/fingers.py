@@ -62,10 +62,11 @@ class EdgeList:
 class Fingers:
     """Schedules realistic presses, bounces and glitches on `port`."""
 
-    def __init__(self, port, rng, debounce_us=12000):
+    def __init__(self, port, rng, debounce_us=12000, glitch_us=4000):
         self.port = port
         self.r = rng                    # a random.Random
         self.debounce_us = debounce_us
+        self.glitch_us = glitch_us      # a press held this long with no edge counts
         self.guard = debounce_us + 1000
         self.busy = {}                  # bit -> [(first edge, last edge)]
         self.presses = []               # every intended press, in the order made
@@ -181,14 +182,14 @@ class Fingers:
         return self.bouncy(bit, t, hold_us, kind or "bounce")
 
     def glitch(self, bit, t, width_us=None):
-        """Noise on a released pin, no finger: a pulse shorter than the
-        debounce window (0.05-8 ms; now and then a spike under one sampler loop)."""
+        """Noise on a released pin, no finger: a pulse shorter than the glitch
+        window (0.05 ms up to it; now and then a spike under one sampler loop)."""
         if width_us is None:
             if self.r.random() < 0.1:
                 width_us = self.r.randint(1, 15)
             else:
-                width_us = self.r.randint(50, 8000)
-        assert width_us < self.debounce_us
+                width_us = self.r.randint(50, self.glitch_us - LOOP_US)
+        assert width_us < self.glitch_us - LOOP_US + 1
         t = int(t)
         self._claim(bit, t, t + width_us)
         self._edge(t, bit, 1)

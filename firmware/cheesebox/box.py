@@ -73,7 +73,7 @@ class Box:
         self.dice_names, self.dice_faces = dice if dice else default_dice()
         self.roller = roller if roller else RandomRoller(rng)
         self.false_start_costs = false_start_costs
-        self.capture = Capture(N_INPUTS, board.debounce_ms * 1000, rng)
+        self.capture = Capture(N_INPUTS, board.debounce_ms * 1000, rng, board.glitch_ms * 1000)
         self.display = Display(board)
         self.tunes = sound.TunePlayer(port)
         self.n = board.stations

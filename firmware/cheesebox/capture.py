@@ -7,6 +7,11 @@ This module turns samples into press/release events:
 
 - a change counts only once the pin has held its new level for the debounce
   window: bounces and glitches shorter than that never make an event;
+- a press counts sooner, so a wheel LED lights within a few ms: once the pin
+  has been held down, with no edge at all, for the glitch window (4 ms on our
+  boards). Noise, or any train of pulses each shorter than that, is never a
+  press; a contact that bounces after it was confirmed comes back within the
+  (longer) release debounce, so that makes no event either;
 - the event is stamped with the FIRST edge of the change (the finger's real
   contact time), not with the moment it was confirmed;
 - events leave in time order, and only when no other pin still has an earlier
@@ -37,9 +42,11 @@ NOISE_WINDOWS = const(4)   # pending longer than 4 debounce windows: noise
 class Capture:
     """Debouncer and fair orderer for up to 16 inputs (bit i = input i)."""
 
-    def __init__(self, n_inputs, debounce_us, rng):
+    def __init__(self, n_inputs, debounce_us, rng, glitch_us=0):
         self.n = n_inputs
         self.debounce_us = debounce_us
+        # a press held this long with no edge is confirmed (0: no fast path)
+        self.glitch_us = glitch_us if 0 < glitch_us < debounce_us else debounce_us
         self.rng = rng
         self.raw = 0            # last raw level of every pin (1 = pressed)
         self.stable = 0         # debounced level
@@ -86,6 +93,8 @@ class Capture:
         for i in range(self.n):
             if (self.pending >> i) & 1:
                 d = self.debounce_us - ticks.diff(now_us, self.last[i])
+                if (self.raw & ~self.stable) & (1 << i):        # a press: the fast path
+                    d -= self.debounce_us - self.glitch_us
                 if d < 0:
                     d = 0
                 if best < 0 or d < best:
@@ -106,7 +115,10 @@ class Capture:
                 continue
             p &= ~bit
             if ticks.diff(now_us, self.last[i]) < self.debounce_us:
-                continue
+                # not settled yet; a press held the glitch window may go now
+                if not ((self.raw & ~self.stable) & bit) \
+                        or ticks.diff(now_us, self.last[i]) < self.glitch_us:
+                    continue
             if (self.raw ^ self.stable) & bit and self.q_len >= QUEUE:
                 continue            # queue full: stays pending, confirmed at a later pop
             self.pending &= ~bit
