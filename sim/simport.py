@@ -102,6 +102,9 @@ class SimPort:
         if self.on_show is not None:
             self.on_show(chain, self.rgb[chain])
 
+    def commit(self):
+        """Frames reach the view as they are shown (show() above)."""
+
     def tone(self, freq):
         if freq != self.freq:
             self.freq = freq

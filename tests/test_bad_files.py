@@ -419,6 +419,9 @@ class FakeRp2Port:
     def show(self, ci, buf):
         FakeRp2Port.shown[ci] = bytes(buf)
 
+    def commit(self):
+        pass
+
 
 @pytest.fixture
 def pico(monkeypatch, tmp_path):

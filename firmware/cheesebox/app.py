@@ -26,7 +26,17 @@ ERR_BOARD = 1
 ERR_DICE = 2
 ERR_CRASH = 3
 
-_keep_fed = None    # the timer feeding the watchdog after Ctrl-C
+# Watchdog registers (RP2040 / RP2350). SCRATCH0 survives a watchdog reset and
+# machine.reset() (both read as WDT_RESET on rp2), not a power cut: the main loop
+# marks it while the game runs, so only a reset that caught a hung loop resumes
+# the saved game at once; `make flash`'s reset (after Ctrl-C) and the crash
+# path clear it first and offer the saved game instead.
+WATCHDOG_BASE = {"rp2040": 0x40058000, "rp2350": 0x400D8000}
+CTRL_ENABLE = 1 << 30
+SCRATCH0 = 0x0C
+RUNNING = 0x2C8E5E01        # "the game loop was running" (a small int)
+
+_port = None        # the running port: a second main() after Ctrl-C closes it first
 
 
 def _read_json(path):
@@ -89,17 +99,41 @@ def load(board_file=BOARD_FILE, dice_file=DICE_FILE):
     return board, dice
 
 
+def _hung_loop_reset(wd):
+    """True when this boot follows a watchdog reset of a running game loop."""
+    marked = machine.mem32[wd + SCRATCH0] == RUNNING
+    machine.mem32[wd + SCRATCH0] = 0
+    return marked and machine.reset_cause() == machine.WDT_RESET
+
+
+def _stop_watchdog(wd):
+    """Ctrl-C: the game stops and so does the watchdog, so the REPL (and a soft
+    reset) can take as long as it likes; main() starts it again."""
+    machine.mem32[wd + SCRATCH0] = 0
+    machine.mem32[wd] = machine.mem32[wd] & ~CTRL_ENABLE
+
+
 def main():
+    global _port
     micropython.alloc_emergency_exception_buf(100)
+    if _port is not None:               # main() again after Ctrl-C: free the old one
+        _port.close()
+        _port = None
     roll_pin = DEFAULT_ROLL_PIN
     try:
         roll_pin = int(_read_json(BOARD_FILE)["roll"])
     except Exception:
         pass                              # load() reports a bad board file
-    if roll_held(roll_pin):
+    try:
+        held = roll_held(roll_pin)
+    except Exception:                     # not a usable pin: load() says why
+        held = roll_held(DEFAULT_ROLL_PIN)
+    if held:
         print("cheesebox: ROLL held at power-up: safe boot, the game does not start")
         return
     board, dice = load()
+    wd = WATCHDOG_BASE[board.mcu]
+    resume_now = _hung_loop_reset(wd)
     import random
     from cheesebox.box import Box
     from cheesebox.port_rp2 import Rp2Port
@@ -107,9 +141,11 @@ def main():
     from cheesebox.events import EventLog
     from cheesebox.save import Store
     port = Rp2Port(board)
+    _port = port
     box = Box(board, port, random, dice=dice, store=Store(os), log=EventLog(print),
-              resume_now=machine.reset_cause() == machine.WDT_RESET)
+              resume_now=resume_now)
     port.watchdog(WATCHDOG_MS)
+    machine.mem32[wd + SCRATCH0] = RUNNING
     print("cheesebox: %s ready, %d stations" % (board.name, board.stations))
     try:
         while True:
@@ -119,17 +155,13 @@ def main():
                 box.command(line)
             port.idle(box.next_wake())
     except KeyboardInterrupt:
-        # mpremote stops the game with Ctrl-C; the watchdog cannot be stopped,
-        # so a timer keeps feeding it while someone works at the REPL
-        print("cheesebox: stopped (Ctrl-C)")
-        global _keep_fed
-
-        def feed(t):
-            port.idle(0)
-        _keep_fed = machine.Timer(-1)
-        _keep_fed.init(period=1000, callback=feed)
+        _stop_watchdog(wd)
+        port.close()
+        _port = None
+        print("cheesebox: stopped (Ctrl-C); the watchdog is off until the game runs again")
         raise
     except Exception as e:
+        machine.mem32[wd + SCRATCH0] = 0
         sys.print_exception(e)
         show_error(ERR_CRASH, "crashed: %r; restarting" % e, None, seconds=5)
         machine.reset()

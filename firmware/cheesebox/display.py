@@ -62,6 +62,16 @@ class Display:
             self.icons.append(baked[layout])
         del icons, chars, index
         forget("icons")
+        # chains in the order they go out: the score tracks' chains first, so a
+        # wheel LED is lit before a long dice chain is written
+        order = []
+        for ci, _ in board.tracks:
+            if ci not in order:
+                order.append(ci)
+        for ci in range(len(board.chains)):
+            if ci not in order:
+                order.append(ci)
+        self.order = bytes(order)
         self.shown = [None] * len(board.dice)   # icon name on each die
         self.track_cache = [-1, None, -1, None] * len(board.tracks)   # points, rgb, extra, rgb
         self.wheel_cache = [None] * len(board.tracks)
@@ -137,11 +147,14 @@ class Display:
             self.wheel_cache[i] = None
 
     def flush(self, port):
-        """Send every changed chain to the port; returns how many were sent."""
+        """Hand every changed chain to the port, tracks first, then let it
+        write them (port.commit); returns how many chains changed."""
         n = 0
-        for ci in range(len(self.bufs)):
+        for ci in self.order:
             if self.dirty[ci]:
                 self.dirty[ci] = 0
                 port.show(ci, self.bufs[ci])
                 n += 1
+        if n:
+            port.commit()
         return n

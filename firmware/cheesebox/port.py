@@ -16,16 +16,19 @@ Inputs
     answer_seq             -- bytearray(8): bumped (mod 256) at every placement,
                               so placing the same plate twice is still seen
 Outputs
-    show(chain, buf)       -- write a chain: buf is RGB bytes in wire pixel
-                              order at full scale; the port applies colour
-                              order and the board's brightness limit
+    show(chain, buf)       -- a chain's new frame: buf is RGB bytes in wire
+                              pixel order at full scale; the port applies
+                              colour order and the board's brightness limit
+    commit()               -- put the frames shown since the last commit on
+                              the wires, in the order shown, each once
     tone(freq)             -- piezo at freq Hz, 0 = silent; never blocks
     idle(ms)               -- nothing to do for up to ms (sleep, feed watchdog)
 Serial (the Pico's app.py only)
     read_line()            -- a command line typed on the console, or None
 """
 
-MEMBERS = ("ticks_ms", "ticks_us", "poll", "answer_val", "answer_seq", "show", "tone", "idle")
+MEMBERS = ("ticks_ms", "ticks_us", "poll", "answer_val", "answer_seq", "show", "commit", "tone",
+           "idle")
 
 
 def check_port(p):

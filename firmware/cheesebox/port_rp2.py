@@ -19,7 +19,8 @@ Why this design and not GPIO interrupts:
 LEDs: one neopixel.NeoPixel per chain, whose wire buffer we fill ourselves
 (colour order and brightness from the board file, dimmed further to stay
 inside the board's current budget, see pixels.py); only changed chains are
-written. Piezo: PWM. Electronic plates: 74HC165 shift registers (keys) or a
+written, each once per change, the score tracks first (a wheel LED is on the
+wire within ms of a press, before the 11.5 ms of the dice chain). Piezo: PWM. Electronic plates: 74HC165 shift registers (keys) or a
 4051 multiplexer into the ADC (dials).
 """
 from array import array
@@ -41,10 +42,20 @@ RING_WORDS = const(64)          # DMA ring of sampler words
 RING_BITS = const(8)            # log2 of its size in bytes
 PIO0_RXF0 = const(0x50200020)   # PIO0 RX FIFO 0 (RP2040 and RP2350)
 DREQ_PIO0_RX0 = const(4)
-DMA_COUNT = const(0x20000000)   # transfers before the channel would stop: years
+# Two DMA channels drain the ring, each chained to the other: each moves SEGMENT
+# words, then triggers the other, which reloads its own count. They run for
+# ever with no CPU help, on the RP2040 and the RP2350 alike (a single channel's
+# count runs out, and on the RP2350 bits 31:28 of the count are its mode).
+# SEGMENT is a multiple of the ring, so each channel always starts where the
+# other stopped.
+SEGMENT = const(1 << 20)        # words: >= 16 s of a pin chattering at every loop
 ANSWER_POLL_MS = const(20)
 LINE_MAX = const(120)           # longest serial command line
 DIAL_READS = const(2)           # repeats after the first read: 3 reads alike
+DIAL_SETTLE_US = const(60)      # after switching the 4051: 1 nF on COM, tau ~4 us
+IDLE_MAX_MS = const(1000)       # sleep at most this long (the watchdog is 8 s)
+IDLE_SLICE_MS = const(1)        # while idle, look for sampler words this often
+RISE_PERMILLE = const(40)       # brighten again only for this much (no flicker)
 
 
 class Rp2Port:
@@ -85,28 +96,51 @@ class Rp2Port:
         self.sm.exec("set(x, 0)")
         self.sm.exec("set(y, 0)")
         self.dma = rp2.DMA()
-        ctrl = self.dma.pack_ctrl(size=2, inc_read=False, inc_write=True, ring_size=RING_BITS,
-                                  ring_sel=True, treq_sel=DREQ_PIO0_RX0 + sm_id)
-        self.dma.config(read=PIO0_RXF0 + 4 * sm_id, write=self.ring_addr, count=DMA_COUNT,
-                        ctrl=ctrl, trigger=True)
+        self.dma2 = rp2.DMA()
+        dreq = DREQ_PIO0_RX0 + sm_id
+        rx = PIO0_RXF0 + 4 * sm_id
+        for ch, other, trigger in ((self.dma2, self.dma, False), (self.dma, self.dma2, True)):
+            ctrl = ch.pack_ctrl(size=2, inc_read=False, inc_write=True, ring_size=RING_BITS,
+                                ring_sel=True, treq_sel=dreq, chain_to=other.channel)  # pyright: ignore[reportAttributeAccessIssue]
+            ch.config(read=rx, write=self.ring_addr, count=SEGMENT, ctrl=ctrl, trigger=trigger)
         self.read_pos = 0               # ring index of the next word to read
-        self.done = 0                   # words taken so far
+        self.seg_ch = 0                 # channel that was busy at the last poll (0: dma)
+        self.seg_done = 0               # words of that channel's segment read so far
         t0 = time.ticks_us()
         self.sm.active(1)
         self.decoder = SampleDecoder(board.input_pins(), base, width, t0)
 
+    def close(self):
+        """Stop the sampler and free its DMA channels (a second main() after
+        Ctrl-C builds a new port: the old one must let go of them)."""
+        self.sm.active(0)
+        for ch in (self.dma, self.dma2):
+            ch.active(0)
+            ch.close()
+        self.wdt = None
+
+    def _progress(self):
+        """(busy channel, words it has moved in its segment): two register reads."""
+        c = self.dma.count  # pyright: ignore[reportAttributeAccessIssue]
+        if self.dma.active():
+            return 0, SEGMENT - c
+        return 1, SEGMENT - self.dma2.count  # pyright: ignore[reportAttributeAccessIssue]
+
     def poll(self, capture):
         self._poll_answers()
-        # words the DMA has written since the last poll
-        written = DMA_COUNT - self.dma.count  # pyright: ignore[reportAttributeAccessIssue]
-        new = written - self.done
+        ch, done = self._progress()
+        if ch == self.seg_ch:
+            new = done - self.seg_done
+        else:                                    # the other channel took over
+            new = SEGMENT - self.seg_done + done
         if new <= 0:
             return
+        self.seg_ch = ch
+        self.seg_done = done
         if new > RING_WORDS:                    # the ring lapped us: keep the newest
             self.overruns += 1
             self.read_pos = (self.read_pos + new - RING_WORDS) % RING_WORDS
             new = RING_WORDS
-        self.done = written
         dec = self.decoder
         dec.advance(time.ticks_us())
         ring = self.ring_all
@@ -130,23 +164,50 @@ class Rp2Port:
         self.table = bytearray(256)
         pixels.fill_table(self.table, self.permille)
         self.table_permille = self.permille
+        self.to_write = bytearray(8)            # chains shown since the last commit
+        self.n_write = 0
+        self.writes = [0] * len(board.chains)   # frames written per chain
 
     def show(self, chain, buf):
+        """Take a chain's new frame; commit() puts the frames on the wires."""
         self.frames[chain][:] = buf
-        allowed = self.limit.update(chain, buf)
-        if allowed != self.table_permille:
-            # the budget moved: dim (or restore) every chain alike
+        self.limit.sums[chain] = sum(buf)       # C loop over the bytes
+        self.to_write[self.n_write] = chain
+        self.n_write += 1
+
+    def commit(self):
+        """Write the chains shown since the last commit, in the order shown
+        (the box shows the score tracks first), each exactly once, dimmed
+        alike to stay in the power budget. Dimming applies at once; getting
+        brighter waits for a real step, so one blinking LED never makes every
+        chain (11.5 ms for 384 pixels, interrupts off) rewrite at each blink."""
+        n = self.n_write
+        if not n:
+            return
+        self.n_write = 0
+        allowed = self.limit.allowed()
+        again = False
+        if allowed < self.table_permille or allowed >= self.table_permille + RISE_PERMILLE \
+                or (allowed == self.permille and self.table_permille != self.permille):
             pixels.fill_table(self.table, allowed)
             self.table_permille = allowed
-            for ci in range(len(self.strips)):
+            again = True
+        written = 0
+        for k in range(n):
+            ci = self.to_write[k]
+            if not (written >> ci) & 1:
                 self._write(ci)
-        else:
-            self._write(chain)
+                written |= 1 << ci
+        if again:                               # the others, at the new brightness
+            for ci in range(len(self.strips)):
+                if not (written >> ci) & 1:
+                    self._write(ci)
 
     def _write(self, ci):
         strip = self.strips[ci]
         pixels.encode(self.frames[ci], strip.buf, self.orders[ci], self.table)
         strip.write()
+        self.writes[ci] += 1
 
     # -- piezo, clock, idle --------------------------------------------------
     def tone(self, freq):
@@ -170,18 +231,35 @@ class Rp2Port:
         self.wdt = machine.WDT(timeout=timeout_ms)
 
     def idle(self, ms):
+        """Nothing to do for up to ms (-1: until something happens). Returns
+        early when the sampler has new words, a serial line is coming in or
+        the answer inputs are due, so a press is seen within IDLE_SLICE_MS."""
         if self.wdt is not None:
             self.wdt.feed()
-        if ms < 0 or ms > 5:
-            ms = 5          # keep draining the sampler ring and the answer keys
-        if ms:
-            time.sleep_ms(ms)
+        if ms == 0:
+            return
+        if ms < 0 or ms > IDLE_MAX_MS:
+            ms = IDLE_MAX_MS
+        if self.answer_kind != "cards":
+            due = time.ticks_diff(self.next_answer_ms, time.ticks_ms())
+            if due < ms:
+                ms = due if due > 0 else 0
+        end = time.ticks_add(time.ticks_ms(), ms)
+        c0 = self.dma.count  # pyright: ignore[reportAttributeAccessIssue]
+        c1 = self.dma2.count  # pyright: ignore[reportAttributeAccessIssue]
+        ser = self.serial
+        while time.ticks_diff(end, time.ticks_ms()) > 0:
+            time.sleep_ms(IDLE_SLICE_MS)
+            if self.dma.count != c0 or self.dma2.count != c1:  # pyright: ignore[reportAttributeAccessIssue]
+                return
+            for _ in ser.ipoll(0):
+                return
 
     # -- serial commands -------------------------------------------------------
     def read_line(self):
         """A complete line typed on the USB serial console, or None. Never blocks;
         a line longer than LINE_MAX is cut there (the box then rejects it)."""
-        while self.serial.poll(0):
+        while self._serial_ready():
             c = sys.stdin.read(1)
             if c == "\n" or c == "\r":
                 if not self.line_len:
@@ -194,6 +272,11 @@ class Rp2Port:
                 self.line[self.line_len] = b
                 self.line_len += 1
         return None
+
+    def _serial_ready(self):
+        for _ in self.serial.ipoll(0):          # allocation-free, unlike poll()
+            return True
+        return False
 
     # -- electronic plates ----------------------------------------------------
     def _start_answers(self, board):
@@ -247,10 +330,14 @@ class Rp2Port:
                 self.answer_seq[s] = (self.answer_seq[s] + 1) & 0xFF
 
     def _read_dials(self):
-        """A dial a station (8 positions) through a 4051 into the ADC."""
+        """A dial a station (8 positions) through a 4051 into the ADC. After
+        switching the 4051 the COM node needs time to reach the new dial's
+        voltage (1 nF on COM: tau ~4 us with the ladder): wait, then read."""
         for s in range(self.board.stations):
             for b in range(3):
                 self.sel[b].value((s >> b) & 1)
+            time.sleep_us(DIAL_SETTLE_US)
+            self.adc.read_u16()                 # the ADC's own sample cap settles too
             pos = self.adc.read_u16() >> 13
             if pos != self.dial_seen[s]:
                 self.dial_seen[s] = pos
