@@ -357,24 +357,68 @@ def test_plot_written(tmp_path, full_game):
     assert out.stat().st_size > 5000
 
 
-# -- live from a board (pyserial faked: no Pico in CI) ----------------------------------
-class _FakeSerial:
-    chunks = []
+# -- live from a board (a pseudo-terminal plays the Pico's USB serial port) ------------
+class PtyBoard:
+    """A serial device at a fixed path (a symlink to a pty), fed from a thread.
 
-    def __init__(self, port, baud, timeout=None):
-        self.port = port
-        self.opened = (port, baud)
+    pyserial opens it as it opens /dev/ttyACM0; unplug() closes the far end,
+    which the reader sees as the board going away."""
 
-    def __enter__(self):
-        return self
+    def __init__(self, folder):
+        self.path = str(folder / "ttyBOARD")
+        self.master = None
+        self.plug()
 
-    def __exit__(self, *a):
-        return False
+    def plug(self):
+        import tty
+        self.master, slave = os.openpty()
+        tty.setraw(slave)
+        dev = os.ttyname(slave)
+        os.close(slave)
+        tmp = self.path + ".new"
+        os.symlink(dev, tmp)
+        os.replace(tmp, self.path)
 
-    def read(self, n):
-        if not _FakeSerial.chunks:
-            raise KeyboardInterrupt        # the user presses Ctrl-C
-        return _FakeSerial.chunks.pop(0)
+    def send(self, data, chunk=37, then_unplug=False):
+        """Write data (in small chunks: lines split anyhow) from a thread."""
+        import threading
+
+        def run():
+            self.wait_for_reader()
+            for i in range(0, len(data), chunk):
+                os.write(self.master, data[i:i + chunk])
+            if then_unplug:
+                import time
+                time.sleep(0.3)
+                self.unplug()
+        t = threading.Thread(target=run, daemon=True)
+        t.start()
+        return t
+
+    def wait_for_reader(self, timeout=10.0):
+        """Until a reader holds the port (pyserial's exclusive lock), plus a
+        moment: pyserial empties the input buffer as it opens the port."""
+        import fcntl
+        import time
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            fd = os.open(self.path, os.O_RDWR | os.O_NOCTTY)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(fd, fcntl.LOCK_UN)
+            except OSError:
+                time.sleep(0.2)
+                return
+            finally:
+                os.close(fd)
+            time.sleep(0.02)
+
+    def unplug(self):
+        if self.master is not None:
+            os.close(self.master)
+            self.master = None
+        if os.path.lexists(self.path):
+            os.remove(self.path)
 
 
 class _PortInfo:
@@ -383,17 +427,9 @@ class _PortInfo:
         self.vid = vid
 
 
-def _fake_serial(monkeypatch, ports):
-    serial = type(sys)("serial")
-    serial.Serial = _FakeSerial
-    tools = type(sys)("serial.tools")
-    list_ports = type(sys)("serial.tools.list_ports")
-    list_ports.comports = lambda: ports
-    tools.list_ports = list_ports
-    serial.tools = tools
-    monkeypatch.setitem(sys.modules, "serial", serial)
-    monkeypatch.setitem(sys.modules, "serial.tools", tools)
-    monkeypatch.setitem(sys.modules, "serial.tools.list_ports", list_ports)
+def _ports(monkeypatch, ports):
+    from serial.tools import list_ports
+    monkeypatch.setattr(list_ports, "comports", lambda: list(ports))
 
 
 def test_pyserial_is_in_the_venv():
@@ -401,21 +437,79 @@ def test_pyserial_is_in_the_venv():
     import serial.tools.list_ports  # noqa: F401
 
 
-def test_live_port_auto(monkeypatch, full_game, capsys):
+def test_live_port_auto_finds_the_pico(monkeypatch, tmp_path, full_game, capsys):
+    """--port auto takes the Raspberry Pi USB device (2e8a:*), not /dev/ttyS0."""
     lines, _ = full_game
-    _fake_serial(monkeypatch, [_PortInfo("/dev/ttyS0", None), _PortInfo("/dev/ttyACM0", 0x2E8A)])
+    board = PtyBoard(tmp_path)
+    _ports(monkeypatch, [_PortInfo("/dev/ttyS0", None), _PortInfo(board.path, 0x2E8A)])
     text = ("MicroPython v1.25.0\r\n>>> \r\ncheesebox: pico-4p ready, 4 stations\r\n"
             + "\r\n".join(lines) + "\r\n")
-    data = text.encode()
-    _FakeSerial.chunks = [data[i:i + 37] for i in range(0, len(data), 37)]   # lines split anyhow
+    board.send(text.encode(), then_unplug=True)
     assert EL.main(["--port", "auto", "--json"]) == 0
     out, err = capsys.readouterr()
     r = json.loads(out)
-    assert "/dev/ttyACM0" in err
+    assert board.path in err and "went away" in err, err
+    assert r["events"] == len(lines), (r["events"], len(lines))
     assert r["noise"] == 3 and r["malformed"] == 0 and r["winner"] == "P1"
 
 
-def test_live_port_none_found(monkeypatch, capsys):
-    _fake_serial(monkeypatch, [])
+@pytest.mark.parametrize("ports", [[], [("/dev/ttyS0", None)], [("/dev/ttyS0", None), ("/dev/ttyUSB0", 0x0403)]])
+def test_live_port_auto_without_a_pico_says_no_board(monkeypatch, capsys, ports):
+    _ports(monkeypatch, [_PortInfo(d, v) for d, v in ports])
     assert EL.main(["--port", "auto"]) == 2
-    assert "no Pico found" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.startswith("error: no board") and "2e8a" in err
+
+
+def test_live_port_missing_or_busy(tmp_path, capsys):
+    assert EL.main(["--port", str(tmp_path / "ttyNOPE")]) == 2
+    assert "no such port" in capsys.readouterr().err
+    import serial
+    board = PtyBoard(tmp_path)
+    holder = serial.Serial(board.path, 115200, exclusive=True)     # mpremote has it open
+    try:
+        assert EL.main(["--port", board.path]) == 2
+        assert "busy" in capsys.readouterr().err
+    finally:
+        holder.close()
+        board.unplug()
+
+
+def test_cli_port_auto_no_traceback():
+    """The real command on this machine: there is no Pico here (CI), so no board, exit 2."""
+    from serial.tools import list_ports
+    if any(p.vid == 0x2E8A for p in list_ports.comports()):
+        pytest.skip("a Pico is plugged in")
+    q = _run(["--port", "auto"])
+    assert q.returncode == 2 and "no board" in q.stderr and "Traceback" not in q.stderr
+
+
+# -- the plot: station colours, points from 7 ------------------------------------------
+def test_plot_in_station_colours_from_seven(full_game):
+    pytest.importorskip("matplotlib")
+    import matplotlib.colors as mc
+    import matplotlib.pyplot as plt
+
+    from cheesebox.display import STATION
+    r = EL.summarize(full_game[0], _quiet)
+    fig = EL.figure(r)
+    try:
+        lines = fig.axes[0].get_lines()
+        assert sorted(ln.get_label() for ln in lines) == ["P1", "P2", "P3"]
+        for ln in lines:
+            s = int(ln.get_label()[1]) - 1
+            assert mc.to_hex(ln.get_color()) == "#%02x%02x%02x" % STATION[s]
+            assert list(ln.get_xdata())[0] == 0 and list(ln.get_ydata())[0] == 7
+            assert list(ln.get_ydata())[1:] == r["games"][0]["points"][ln.get_label()]
+        bars = [p for p in fig.axes[1].patches if p.get_height() > 0]
+        assert {mc.to_hex(b.get_facecolor()) for b in bars} <= {"#%02x%02x%02x" % c for c in STATION[:3]}
+    finally:
+        plt.close(fig)
+
+
+def test_plot_into_missing_folder(tmp_path, full_game):
+    log = tmp_path / "g.log"
+    log.write_text("\n".join(full_game[0]) + "\n")
+    q = _run(["--file", str(log), "--plot", str(tmp_path / "nope" / "g.png")])
+    assert q.returncode == 2
+    assert "does not exist" in q.stderr and "Traceback" not in q.stderr
