@@ -241,6 +241,7 @@ def plots(r, folder):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     players = list(r["players"])
     colours = [EL.station_colour(p) for p in players]
@@ -296,10 +297,12 @@ def plots(r, folder):
         bottom = [b + y for b, y in zip(bottom, ys)]
     a1.set_title("How points were lost")
     a1.set_ylabel("points")
-    a1.legend(fontsize="small")
+    a1.set_ylim(0, max(bottom + [1]) * 1.35)
+    a1.legend(fontsize="small", ncol=3, loc="upper center")
     a2.bar(players, [r["players"][p]["wins"] for p in players], color=colours, edgecolor="#333333")
     a2.set_title("Wins")
     a2.set_ylabel("games won")
+    a2.yaxis.set_major_locator(MaxNLocator(integer=True))
     save(fig, "losses-wins.png", "Points lost and games won")
     return made
 

@@ -513,3 +513,123 @@ def test_plot_into_missing_folder(tmp_path, full_game):
     q = _run(["--file", str(log), "--plot", str(tmp_path / "nope" / "g.png")])
     assert q.returncode == 2
     assert "does not exist" in q.stderr and "Traceback" not in q.stderr
+
+
+# -- game-night report over many logs ---------------------------------------------------
+def play_night(games=3, seed=7, board="pico-8p", players=4):
+    """The log of a night of `games` games with electronic plates, played by the
+    simulator: each round every player but one keys a plate (right 4 times in
+    5) and grabs after a random moment; now and then a table penalty."""
+    import random
+    rnd = random.Random(seed)
+    lines = []
+    sim = Sim(read_board(os.path.join(REPO, "boards", board + ".json")), seed=seed, log=lines.append)
+    sim.box.animate = False
+    res = run_script(sim, "players %d\ndice yellow" % players)
+    for g in range(games):
+        if g:
+            res = run_script(sim, "holdroll 2500\nwait 300\nplayers %d\ndice %s"
+                             % (players, ("yellow+1", "yellow+2")[(g - 1) % 2]))
+        while res["winner"] is None:
+            res = run_script(sim, "rollbutton\nwait 1600")
+            left = min(res["cheese_left"], 7)
+            active = [p for p in res["points"] if p not in res["eliminated"]]
+            rnd.shuffle(active)
+            cmds = []
+            if rnd.random() < 0.1:          # before any grab: never at game over
+                cmds.append("penalty %s" % active[-1])
+            for p in active[:-1]:
+                ans = left if rnd.random() < 0.8 else rnd.choice([a for a in range(8) if a != left])
+                cmds += ["answer %s %d" % (p, ans), "wait %d" % rnd.randint(100, 700), "buzz " + p]
+            res = run_script(sim, "\n".join(cmds) + "\nwait 1500")
+    return lines
+
+
+@pytest.fixture(scope="module")
+def night(tmp_path_factory):
+    d = tmp_path_factory.mktemp("night")
+    paths = []
+    for i, seed in enumerate((7, 8)):
+        p = d / ("night%d.log" % i)
+        p.write_text("MicroPython v1.25.0\n" + "\n".join(play_night(seed=seed)) + "\n")
+        paths.append(str(p))
+    return paths
+
+
+def _events(paths):
+    out = []
+    for p in paths:
+        with open(p) as f:
+            out += [json.loads(x) for x in f if x.startswith("{")]
+    return out
+
+
+def test_night_stats_agree_with_the_games(night):
+    ns = importlib.import_module("nightstats")
+    r = ns.read_logs(night).result()
+    evs = _events(night)
+    games = [e for e in evs if e["ev"] == "game"]
+    assert r["games"] == len(games) == 6 and r["finished"] == 6
+    for p, s in r["players"].items():
+        assert s["wins"] == sum(1 for e in evs if e["ev"] == "winner" and e["p"] == p)
+        assert s["grabs"] == sum(1 for e in evs if e["ev"] == "grab" and e["p"] == p)
+        assert s["answers"] == s["grabs"] == sum(c[1] for c in s["by_dice"].values())
+        assert s["right"] == sum(c[0] for c in s["by_answer"].values())
+        assert s["reaction_ms"]["best"] == round(min(s["reactions"]), 1) > 0
+        assert s["reaction_ms"]["best"] <= s["reaction_ms"]["median"]
+    # every point that left the table is booked to one cause, once
+    finals = {}
+    for e in evs:
+        if e["ev"] == "game":
+            start = dict((p, 7) for p in e["players"])
+        elif e["ev"] == "winner":
+            finals.setdefault("taken", 0)
+            last = [x for x in evs[:evs.index(e)] if x["ev"] in ("score",)][-1]["points"]
+            finals["taken"] += sum(start.values()) - sum(last.values())
+    booked = sum(sum(s["lost"].values()) for s in r["players"].values())
+    assert booked == finals["taken"]
+    # wrong answers: a wrong plate costs 2 (less only when fewer points were left)
+    assert sum(s["lost"]["wrong"] for s in r["players"].values()) > 0
+    assert sorted(k for s in r["players"].values() for k in s["by_dice"]) and \
+        set(k for s in r["players"].values() for k in s["by_dice"]) == {"3", "4", "5"}
+
+
+def test_night_report_html_and_plots(night, tmp_path):
+    out = tmp_path / "report"
+    q = _run(["--file"] + night + ["--report", str(out)])
+    assert q.returncode == 0, q.stderr
+    assert "reading 1/2" in q.stderr and "reading 2/2" in q.stderr       # progress
+    assert "right answers by number of dice" in q.stdout
+    page = (out / "report.html").read_text()
+    assert page.count("data:image/png;base64,") == 3
+    assert "src=\"http" not in page and ".png\"" not in page           # nothing outside the page
+    for name in ("reactions.png", "accuracy.png", "losses-wins.png"):
+        with open(out / name, "rb") as f:
+            assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+    from cheesebox.display import STATION
+    assert "#%02x%02x%02x" % STATION[0] in page                          # P1 in its colour
+
+
+def test_night_report_bad_input(night, tmp_path):
+    q = _run(["--file", night[0], str(tmp_path / "missing.log"), "--report", str(tmp_path / "r")])
+    assert q.returncode == 2 and "missing.log: cannot be read" in q.stderr
+    assert "Traceback" not in q.stderr
+    q = _run(["--file", str(tmp_path), "--report", str(tmp_path / "r")])          # a folder
+    assert q.returncode == 2 and "cannot be read" in q.stderr and "Traceback" not in q.stderr
+    q = _run(["--report", str(tmp_path / "r")], stdin="")
+    assert q.returncode == 2 and "--file" in q.stderr
+    q = _run(["--file", night[0], "--report", str(tmp_path / "no" / "such" / "r")])
+    assert q.returncode == 2 and "does not exist" in q.stderr and "Traceback" not in q.stderr
+    f = tmp_path / "afile"
+    f.write_text("x")
+    q = _run(["--file", night[0], "--report", str(f)])
+    assert q.returncode == 2 and "not a folder" in q.stderr
+    b = tmp_path / "binary.log"
+    b.write_bytes(b"\x00\xff\xfe" * 100)
+    q = _run(["--file", str(b), "--report", str(tmp_path / "r2")])
+    assert q.returncode == 1 and "no event" in q.stderr and "Traceback" not in q.stderr
+
+
+def test_help_mentions_report():
+    q = _run(["--help"])
+    assert q.returncode == 0 and "--report" in q.stdout and "2e8a" in q.stdout
