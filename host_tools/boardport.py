@@ -54,8 +54,20 @@ def resolve(port):
     return dev
 
 
-def open_port(dev, baud=115200):
-    """An open serial port (read timeout 0.5 s), or PortError saying why not."""
+def open_port(dev, baud=115200, tries=3):
+    """An open serial port (read timeout 0.5 s), or PortError saying why not.
+    A busy port is tried `tries` times, 0.1 s apart (a program closing it)."""
+    for _ in range(tries - 1):
+        try:
+            return _open(dev, baud)
+        except PortError as e:
+            if "busy" not in str(e):
+                raise
+            time.sleep(0.1)
+    return _open(dev, baud)
+
+
+def _open(dev, baud):
     serial = _serial()
     try:
         if "://" in dev:

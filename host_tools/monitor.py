@@ -234,7 +234,10 @@ class Referee:
         return "7+" if self.left >= 7 else str(self.left)
 
     # -- the screen -----------------------------------------------------------
-    def render(self):
+    def render(self, console=None):
+        """The screen. With a console, the log gets the rows the rest leaves
+        on the terminal (an 80x24 terminal still shows the round and players)."""
+        from rich import box
         from rich.console import Group
         from rich.panel import Panel
         from rich.table import Table
@@ -260,7 +263,8 @@ class Referee:
             rnd.append("faces: " + "  ".join(self.faces))
             rnd.append("   true count: ")
             rnd.append(self._count(), style="bold")
-        grabs = Table(title="grabs, in order", title_justify="left", expand=False)
+        grabs = Table(title="grabs, in order", title_justify="left", expand=False, box=box.SIMPLE_HEAD,
+                      padding=(0, 1), pad_edge=False, show_edge=False)
         for col in ("#", "player", "after the reveal", "after the grab before", "plate"):
             grabs.add_column(col, justify="right" if col != "player" else "left")
         for i, (p, ms, gap, plate) in enumerate(self.grabs):
@@ -269,7 +273,7 @@ class Referee:
         parts = [rnd, grabs]
         others = [(ms, p, what) for ms, p, what in self.timeline if not what.startswith("grab #")]
         if others:
-            t = Table(title="also this round", title_justify="left")
+            t = Table(title="also this round", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
             t.add_column("player")
             t.add_column("what")
             t.add_column("after the reveal", justify="right")
@@ -278,7 +282,7 @@ class Referee:
             parts.append(t)
         round_panel = Panel(Group(*parts), title="round %d" % self.round, title_align="left")
 
-        scores = Table(title="players", title_justify="left")
+        scores = Table(title="players", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
         for col in ("player", "points", "", "last round", "note"):
             scores.add_column(col)
         for p in self.players:
@@ -297,13 +301,20 @@ class Referee:
             lost = self.lost.get(p)
             scores.add_row(self._who(p), str(pts), track, "-%d" % lost if lost else "",
                            ", ".join(note))
-        feed = Text()
-        styles = {"status": "bold yellow", "unknown": "magenta", "console": "dim", "event": ""}
-        for kind, text in self.feed:
-            prefix = {"unknown": "? ", "console": "> ", "status": "! "}.get(kind, "  ")
-            feed.append(prefix + text + "\n", style=styles[kind])
         foot = Text("%d events, %d console lines, %d lines not understood"
                     % (self.events, self.noise, self.unknown), style="dim")
+        rows = list(self.feed)
+        if console is not None:
+            used = len(console.render_lines(Group(head, round_panel, scores, foot), console.options,
+                                            pad=False))
+            room = max(1, console.height - used - 2)
+            rows = rows[-room:]
+        feed = Text()
+        styles = {"status": "bold yellow", "unknown": "magenta", "console": "dim", "event": ""}
+        for kind, text in rows:
+            prefix = {"unknown": "? ", "console": "> ", "status": "! "}.get(kind, "  ")
+            feed.append(prefix + text + "\n", style=styles[kind])
+        feed.rstrip()
         return Group(head, round_panel, scores, Panel(feed, title="log", title_align="left"), foot)
 
     def _who(self, p):
@@ -369,7 +380,7 @@ def run(ref, lines, live, every=None, width=100, out=sys.stdout):
     with Live(ref.render(), refresh_per_second=10, transient=False) as lv:
         for line in lines:
             ref.feed_line(line)
-            lv.update(ref.render())
+            lv.update(ref.render(lv.console))
 
 
 def main(argv=None):

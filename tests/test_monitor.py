@@ -8,6 +8,9 @@ plugged back; lines nobody knows are shown, never a crash.
 import importlib.util
 import json
 import os
+import re
+import socket
+import threading
 import signal
 import subprocess
 import sys
@@ -79,7 +82,7 @@ def test_follows_a_round_as_it_happens():
     reveal = [e for e in evs if e["ev"] == "faces"][0]["t"]
     g = [e for e in evs if e["ev"] == "grab"][0]
     want = MON.EL.ticks_diff(g["t_us"], reveal * 1000 % (1 << 30)) / 1000.0
-    got = float(_row(first, "P2").split("\u2502")[4].split()[0])
+    got = float(re.search(r"P2\s+([\d.]+) ms", _row(first, "P2", "first")).group(1))
     assert 200 < got < 300
     assert abs(got - want) < 0.06
 
@@ -136,7 +139,8 @@ def _run(args, **kw):
 
 def test_cli_pipe_from_the_simulator():
     """python -m sim --log - | monitor.py: the command a README reader types."""
-    cmd = ("%s -m sim --script %s --log - 2>&1 >/dev/null | %s %s --snapshot"
+    # the log goes to stdout or stderr: both go into the pipe, the picture is console noise
+    cmd = ("%s -m sim --script %s --log - 2>&1 | %s %s --snapshot"
            % (sys.executable, os.path.join(SCEN, "full_game_plate_cards.txt"), sys.executable, TOOL))
     q = subprocess.run(cmd, shell=True, cwd=REPO, capture_output=True, text=True, timeout=120)
     assert q.returncode == 0, q.stderr
@@ -184,6 +188,34 @@ def test_serial_unplugged_and_back(tmp_path):
     assert p.returncode == 0, err
     assert "unplugged" in err and "reconnected" in err
     assert "game over: P1 wins" in out and "[reconnected: " in out and "66 events" in out
+
+
+def test_emulated_board_on_a_socket(tmp_path):
+    """A pyserial URL (socket://, as an emulated Pico or Wokwi's rfc2217:// serve the console)."""
+    lines = _scenario("false_start", "pico-4p")
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(1)
+    port = srv.getsockname()[1]
+
+    def serve():
+        conn, _ = srv.accept()
+        time.sleep(0.5)             # pyserial empties what is waiting as it connects
+        conn.sendall(("\r\n".join(lines) + "\r\n").encode())
+        time.sleep(0.5)
+        conn.close()
+        srv.close()
+    t = threading.Thread(target=serve, daemon=True)
+    t.start()
+    p = subprocess.Popen([sys.executable, TOOL, "--port", "socket://127.0.0.1:%d" % port, "--snapshot"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    t.join(20)
+    time.sleep(0.5)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=30)
+    assert p.returncode == 0, err
+    assert "connected: socket://127.0.0.1:%d" % port in err and "unplugged" in err
+    assert "%d events" % len(lines) in out and "false start" in out
 
 
 def test_follow_auto_finds_the_pico_again(monkeypatch, tmp_path):
