@@ -5,7 +5,8 @@ The box prints one JSON line per game event on its USB serial console
 (format version 1, docs/event-log.md). This tool reads those lines, checks
 each against the format, and prints a summary: games, rounds, the winner,
 each player's points over the rounds, grabs and reaction times, false
-starts, penalties, refused grabs and stuck buttons.
+starts, penalties, refused grabs and stuck buttons. Over many saved logs
+(a night, a month) --report writes game-night statistics (nightstats.py).
 
 Usage:
   python host_tools/eventlog.py --file game.log          # a saved log
@@ -13,6 +14,10 @@ Usage:
   python host_tools/eventlog.py --port auto              # live from a Pico (Ctrl-C: summary)
   python host_tools/eventlog.py --file game.log --json   # the summary as JSON
   python host_tools/eventlog.py --file game.log --plot game.png   # needs matplotlib
+  python host_tools/eventlog.py --file *.log --report DIR          # DIR/report.html + PNGs
+
+--port auto is the Pico by its USB id (Raspberry Pi, 2e8a:*), never another
+serial port; without one: "no board", exit 2 (boardport.py).
 
 Lines that are not JSON objects (the MicroPython banner, "cheesebox: ..."
 messages, a REPL prompt) are console noise: skipped and counted. A line that
@@ -20,9 +25,9 @@ looks like an event ('{...') but is not valid JSON or does not follow the
 format is malformed: a warning on stderr, counted, skipped; reading goes on.
 
 Exit codes: 0 done, 1 nothing readable in the input (no event at all),
-2 bad arguments or the port/file cannot be opened.
+2 bad arguments, the port/file cannot be opened, or an output folder is missing.
 Stdlib only for the summary; pyserial (pulled in by mpremote) for --port,
-matplotlib for --plot (both imported only when asked for).
+matplotlib for --plot and --report (both imported only when asked for).
 """
 import argparse
 import json

@@ -273,7 +273,7 @@ class Referee:
         parts = [rnd, grabs]
         others = [(ms, p, what) for ms, p, what in self.timeline if not what.startswith("grab #")]
         if others:
-            t = Table(title="also this round", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+            t = Table(title="also since the roll", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
             t.add_column("player")
             t.add_column("what")
             t.add_column("after the reveal", justify="right")
@@ -369,12 +369,19 @@ def run(ref, lines, live, every=None, width=100, out=sys.stdout):
     Without a live screen, `every` (an event name) prints the screen as text
     each time that event comes: a round-by-round transcript."""
     if not live:
-        for line in lines:
-            n = ref.events
-            ref.feed_line(line)
-            if every and ref.events > n and '"ev": "%s"' % every in line.replace('":"', '": "'):
-                out.write(ref.text(width))
-                out.flush()
+        shown = -1
+        try:
+            for line in lines:
+                n = ref.events
+                ref.feed_line(line)
+                if every and ref.events > n and '"ev": "%s"' % every in line.replace('":"', '": "'):
+                    out.write(ref.text(width))
+                    out.flush()
+                    shown = ref.events
+        except KeyboardInterrupt:           # Ctrl-C: the screen as it is now
+            pass
+        if shown != ref.events:
+            out.write(ref.text(width))          # the last screen, unless just printed
         return
     from rich.live import Live
     with Live(ref.render(), refresh_per_second=10, transient=False) as lv:
@@ -425,8 +432,6 @@ def main(argv=None):
         return 2
     except KeyboardInterrupt:
         pass
-    if not live and not args.snapshot_after:
-        sys.stdout.write(ref.text(args.width))
     return 0
 
 

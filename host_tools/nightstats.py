@@ -25,7 +25,7 @@ CAUSES = ("no wheel", "wrong", "penalty", "false start", "refused")
 
 
 def _new_player():
-    return {"games": 0, "wins": 0, "grabs": 0, "reaction_ms": [],
+    return {"games": 0, "wins": 0, "grabs": 0, "false_starts": 0, "reaction_ms": [],
             "by_dice": {}, "by_answer": {}, "lost": dict((c, 0) for c in CAUSES)}
 
 
@@ -98,6 +98,7 @@ class Night:
             if self.round is not None:
                 self.round["owned"][ev["p"]] = name == "own_up"
         elif name == "false_start":
+            self._p(ev["p"])["false_starts"] += 1
             self.last_false_start = ev["p"]
             return
         elif name == "penalty":
@@ -148,6 +149,7 @@ class Night:
             tot = [c[1] for c in s["by_dice"].values()]
             players[p] = {
                 "games": s["games"], "wins": s["wins"], "grabs": s["grabs"],
+                "false_starts": s["false_starts"],
                 "reaction_ms": {"n": len(rt),
                                 "median": round(statistics.median(rt), 1) if rt else None,
                                 "best": round(rt[0], 1) if rt else None,
@@ -206,13 +208,13 @@ def format_text(r):
            % (len(r["files"]), r["games"], r["finished"], r["rounds"], r["replays"], r["events"],
               r["malformed"])]
     out.append("")
-    out.append("player  games  wins  grabs  reaction median  best  spread(IQR)   right answers")
+    out.append("player  games  wins  grabs  reaction median  best  spread(IQR)   right answers  false starts")
     for p, s in r["players"].items():
         rt = s["reaction_ms"]
         f = lambda v: "%5.0f" % v if v is not None else "    -"   # noqa: E731
-        out.append("%-6s  %5d  %4d  %5d  %12s ms %s %8s ms  %s"
+        out.append("%-6s  %5d  %4d  %5d  %12s ms %s %8s ms  %-13s  %12d"
                    % (p, s["games"], s["wins"], s["grabs"], f(rt["median"]), f(rt["best"]),
-                      f(rt["spread"]), _pct([s["right"], s["answers"]])))
+                      f(rt["spread"]), _pct([s["right"], s["answers"]]), s["false_starts"]))
     dice = sorted(set(k for s in r["players"].values() for k in s["by_dice"]), key=int)
     if dice:
         out.append("")
@@ -335,10 +337,10 @@ def write_html(r, folder, made):
     ps = r["players"]
     parts.append("<h2>Players</h2>")
     parts.append(table(["player", "games", "wins", "grabs", "median ms", "best ms", "spread (IQR) ms",
-                        "right answers"],
+                        "right answers", "false starts"],
                        [[who(p), s["games"], s["wins"], s["grabs"], num(s["reaction_ms"]["median"]),
                          num(s["reaction_ms"]["best"]), num(s["reaction_ms"]["spread"]),
-                         e(_pct([s["right"], s["answers"]]))] for p, s in ps.items()]))
+                         e(_pct([s["right"], s["answers"]])), s["false_starts"]] for p, s in ps.items()]))
     parts.append("<h2>Points lost</h2>")
     parts.append(table(["player"] + list(CAUSES),
                        [[who(p)] + [s["lost"][c] for c in CAUSES] for p, s in ps.items()]))

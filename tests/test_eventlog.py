@@ -531,15 +531,18 @@ def play_night(games=3, seed=7, board="pico-8p", players=4):
             res = run_script(sim, "holdroll 2500\nwait 300\nplayers %d\ndice %s"
                              % (players, ("yellow+1", "yellow+2")[(g - 1) % 2]))
         while res["winner"] is None:
-            res = run_script(sim, "rollbutton\nwait 1600")
-            left = min(res["cheese_left"], 7)
             active = [p for p in res["points"] if p not in res["eliminated"]]
+            early = "buzz %s\nwait 1100\n" % rnd.choice(active) if rnd.random() < 0.1 else ""
+            res = run_script(sim, "rollbutton\nwait 400\n" + early + "wait 1200")   # early: a false start
+            left = min(res["cheese_left"], 7)
             rnd.shuffle(active)
             cmds = []
             if rnd.random() < 0.1:          # before any grab: never at game over
                 cmds.append("penalty %s" % active[-1])
             for p in active[:-1]:
                 ans = left if rnd.random() < 0.8 else rnd.choice([a for a in range(8) if a != left])
+                if rnd.random() < 0.05:     # grabbed before placing the plate: refused
+                    cmds.append("buzz " + p)
                 cmds += ["answer %s %d" % (p, ans), "wait %d" % rnd.randint(100, 700), "buzz " + p]
             res = run_script(sim, "\n".join(cmds) + "\nwait 1500")
     return lines
@@ -573,6 +576,7 @@ def test_night_stats_agree_with_the_games(night):
     for p, s in r["players"].items():
         assert s["wins"] == sum(1 for e in evs if e["ev"] == "winner" and e["p"] == p)
         assert s["grabs"] == sum(1 for e in evs if e["ev"] == "grab" and e["p"] == p)
+        assert s["false_starts"] == sum(1 for e in evs if e["ev"] == "false_start" and e["p"] == p)
         assert s["answers"] == s["grabs"] == sum(c[1] for c in s["by_dice"].values())
         assert s["right"] == sum(c[0] for c in s["by_answer"].values())
         assert s["reaction_ms"]["best"] == round(min(s["reactions"]), 1) > 0
@@ -633,3 +637,33 @@ def test_night_report_bad_input(night, tmp_path):
 def test_help_mentions_report():
     q = _run(["--help"])
     assert q.returncode == 0 and "--report" in q.stdout and "2e8a" in q.stdout
+
+
+def test_night_losses_by_cause():
+    """Each way to lose a point is booked to its cause, as many points as it took."""
+    ns = importlib.import_module("nightstats")
+    log = [_ev("game", 0, players=["P1", "P2", "P3"], dice=["yellow A"], campaign=None),
+           _ev("roll", 10, round=1), _ev("faces", 1510, faces=["cheese2"], left=2),
+           _ev("refused", 1600, p="P3"),                                    # -1 at once
+           _ev("grab", 1700, p="P1", t_us=1700000, plate=2),                # right
+           _ev("grab", 1800, p="P3", t_us=1800000, plate=5),                # wrong: -2
+           _ev("score", 1900, round=1, left=2, result="scored", lost={"P2": 1, "P3": 2},
+               points={"P1": 7, "P2": 6, "P3": 4}, out=[]),
+           _ev("penalty", 2000, p="P2", points=5),                          # table penalty
+           _ev("false_start", 2100, p="P1"), _ev("penalty", 2101, p="P1", points=6),  # house rule
+           _ev("roll", 3000, round=2), _ev("faces", 4500, faces=["cheese1"], left=1),
+           _ev("grab", 4600, p="P1", t_us=4600000, plate=1),
+           _ev("grab", 4700, p="P2", t_us=4700000, plate=1),
+           _ev("score", 4800, round=2, left=1, result="replay", lost={"P3": 1},
+               points={"P1": 6, "P2": 5, "P3": 4}, out=[])]                  # given back: not a loss
+    r = ns.Night()
+    r.start_file("x")
+    for e in log:
+        r.add(json.loads(e))
+    p = r.result()["players"]
+    assert p["P3"]["lost"] == {"no wheel": 0, "wrong": 2, "penalty": 0, "false start": 0, "refused": 1}
+    assert p["P2"]["lost"] == {"no wheel": 1, "wrong": 0, "penalty": 1, "false start": 0, "refused": 0}
+    assert p["P1"]["lost"] == {"no wheel": 0, "wrong": 0, "penalty": 0, "false start": 1, "refused": 0}
+    assert p["P1"]["by_dice"] == {"1": [2, 2]} and p["P3"]["by_answer"] == {"2": [0, 1]}
+    assert p["P1"]["reaction_ms"]["best"] == 100.0 and p["P1"]["false_starts"] == 1
+    assert r.result()["replays"] == 1
