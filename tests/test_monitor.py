@@ -152,8 +152,9 @@ def test_cli_snapshot_after_each_round(tmp_path):
     log.write_text("\n".join(_scenario("full_game_plate_cards", "pico-4p")) + "\n")
     q = _run(["--file", str(log), "--snapshot", "--snapshot-after", "score"])
     assert q.returncode == 0
-    assert q.stdout.count("Cheese Box referee") == 7                   # seven rounds
-    assert "round 2 scored" in q.stdout
+    screens = q.stdout.split("Cheese Box referee")[1:]
+    assert len(screens) == 8                   # after each of the seven rounds, then the last screen
+    assert "round 2 scored" in screens[1] and "game over: P1 wins" in screens[-1]
 
 
 def test_replay_speed_follows_the_box_clock(tmp_path):
