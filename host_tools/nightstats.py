@@ -204,7 +204,7 @@ def _pct(cell):
 
 
 def format_text(r):
-    out = ["%d logs, %d games (%d finished), %d rounds (%d replays), %d events, %d malformed lines"
+    out = ["%d log(s), %d games (%d finished), %d rounds (%d replays), %d events, %d malformed lines"
            % (len(r["files"]), r["games"], r["finished"], r["rounds"], r["replays"], r["events"],
               r["malformed"])]
     out.append("")
@@ -319,7 +319,7 @@ def write_html(r, folder, made):
              "text-align:right}th{background:#f4f4f4}img{max-width:100%}"
              ".dot{display:inline-block;width:.9em;height:.9em;border-radius:50%;margin-right:4px}",
              "</style></head><body>", "<h1>Cheese Box: game night</h1>",
-             "<p>%d logs, %d games (%d finished), %d rounds (%d replays), %d events.</p>"
+             "<p>%d log(s), %d games (%d finished), %d rounds (%d replays), %d events.</p>"
              % (len(r["files"]), r["games"], r["finished"], r["rounds"], r["replays"], r["events"])]
 
     def who(p):
@@ -341,6 +341,15 @@ def write_html(r, folder, made):
                        [[who(p), s["games"], s["wins"], s["grabs"], num(s["reaction_ms"]["median"]),
                          num(s["reaction_ms"]["best"]), num(s["reaction_ms"]["spread"]),
                          e(_pct([s["right"], s["answers"]])), s["false_starts"]] for p, s in ps.items()]))
+    dice = sorted(set(k for s in ps.values() for k in s["by_dice"]), key=int)
+    if dice:
+        parts.append("<h2>Right answers by number of dice</h2>")
+        parts.append(table(["player"] + ["%s dice" % d for d in dice],
+                           [[who(p)] + [e(_pct(s["by_dice"].get(d))) for d in dice] for p, s in ps.items()]))
+        answers = [_ans(k) for k in range(PLATE_MAX + 1) if any(_ans(k) in s["by_answer"] for s in ps.values())]
+        parts.append("<h2>Right answers by the true answer</h2>")
+        parts.append(table(["player"] + answers,
+                           [[who(p)] + [e(_pct(s["by_answer"].get(a))) for a in answers] for p, s in ps.items()]))
     parts.append("<h2>Points lost</h2>")
     parts.append(table(["player"] + list(CAUSES),
                        [[who(p)] + [s["lost"][c] for c in CAUSES] for p, s in ps.items()]))
