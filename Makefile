@@ -30,7 +30,8 @@ MICROPYPATH_ := firmware:.:tests/core
 
 export BLINKA_OS_AGNOSTIC := 1
 
-.PHONY: all venv test check-mpy typecheck test-mp test-py sim bench flash package-json clean
+.PHONY: all venv test check-mpy typecheck test-mp test-py sim bench flash package-json clean \
+        dicelab monitor report wokwi
 
 all: test
 
@@ -101,6 +102,19 @@ package-json: $(STAMP)
 # simulator speed; a table + build/bench.json (docs/bench.md). Needs node + npm.
 bench: $(STAMP)
 	$(PY) host_tools/bench.py
+
+# host tools for the table and the builder (docs/host-tools.md)
+LOGS   ?=
+REPORT ?= build/report
+dicelab: $(STAMP)
+	$(PY) host_tools/dicelab.py $(ARGS)
+monitor: $(STAMP)
+	$(PY) host_tools/monitor.py --port $(PORT) $(ARGS)
+report: $(STAMP)
+	@if [ -z "$(LOGS)" ]; then echo 'make report: name the logs: make report LOGS="a.log b.log"'; exit 2; fi
+	$(PY) host_tools/eventlog.py --report $(REPORT) --file $(LOGS) $(ARGS)
+wokwi: $(STAMP)
+	$(PY) host_tools/wokwi.py --all
 
 clean:
 	rm -rf $(VENV) $(TDIR) .pytest_cache .hypothesis build bench/node_modules

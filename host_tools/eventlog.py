@@ -5,7 +5,8 @@ The box prints one JSON line per game event on its USB serial console
 (format version 1, docs/event-log.md). This tool reads those lines, checks
 each against the format, and prints a summary: games, rounds, the winner,
 each player's points over the rounds, grabs and reaction times, false
-starts, penalties, refused grabs and stuck buttons.
+starts, penalties, refused grabs and stuck buttons. Over many saved logs
+(a night, a month) --report writes game-night statistics (nightstats.py).
 
 Usage:
   python host_tools/eventlog.py --file game.log          # a saved log
@@ -13,6 +14,10 @@ Usage:
   python host_tools/eventlog.py --port auto              # live from a Pico (Ctrl-C: summary)
   python host_tools/eventlog.py --file game.log --json   # the summary as JSON
   python host_tools/eventlog.py --file game.log --plot game.png   # needs matplotlib
+  python host_tools/eventlog.py --file *.log --report DIR          # DIR/report.html + PNGs
+
+--port auto is the Pico by its USB id (Raspberry Pi, 2e8a:*), never another
+serial port; without one: "no board", exit 2 (boardport.py).
 
 Lines that are not JSON objects (the MicroPython banner, "cheesebox: ..."
 messages, a REPL prompt) are console noise: skipped and counted. A line that
@@ -20,18 +25,23 @@ looks like an event ('{...') but is not valid JSON or does not follow the
 format is malformed: a warning on stderr, counted, skipped; reading goes on.
 
 Exit codes: 0 done, 1 nothing readable in the input (no event at all),
-2 bad arguments or the port/file cannot be opened.
+2 bad arguments, the port/file cannot be opened, or an output folder is missing.
 Stdlib only for the summary; pyserial (pulled in by mpremote) for --port,
-matplotlib for --plot (both imported only when asked for).
+matplotlib for --plot and --report (both imported only when asked for).
 """
 import argparse
 import json
+import os
 import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+for _p in (HERE, os.path.join(os.path.dirname(HERE), "firmware")):
+    if _p not in sys.path:
+        sys.path.append(_p)
 
 VERSION = 1
 TICKS_PERIOD = 1 << 30          # ticks_ms / ticks_us wrap here on the RP2040/RP2350
 TICKS_HALF = 1 << 29
-PICO_USB_VID = 0x2E8A           # Raspberry Pi (MicroPython on a Pico)
 
 
 class LogError(ValueError):
@@ -199,7 +209,8 @@ class Summary:
              "campaign": campaign, "resumed": resumed, "rounds": 0, "replays": 0,
              "winner": None, "finished": False, "out": [],
              "points": dict((p, []) for p in players),
-             "final_points": dict(points or {}), "grabs": dict((p, 0) for p in players)}
+             "final_points": dict(points or {}), "start_points": dict(points or {}),
+             "grabs": dict((p, 0) for p in players)}
         self.games.append(g)
         self.game = g
         self.faces_t = None
@@ -224,6 +235,7 @@ class Summary:
         elif name == "resume":
             if g is None or g["finished"]:
                 g = self._new_game(sorted(ev["points"]), resumed=True)
+                g["start_points"] = dict(ev["points"])
             g["final_points"] = dict(ev["points"])
         elif name == "faces":
             self.faces_t = ev["t"]
@@ -359,22 +371,44 @@ def format_summary(r):
     return "\n".join(out)
 
 
+def station_colour(p):
+    """The colour of player p's station (firmware/cheesebox/display.py: the
+    colour of the track at joining and of that player's cards), as #rrggbb."""
+    from cheesebox.display import STATION
+    r, g, b = STATION[int(p[1:]) - 1]
+    return "#%02x%02x%02x" % (r, g, b)
+
+
 def plot(r, path):
     """Points per player over the rounds, and a reaction-time histogram, as an image.
-
     Needs matplotlib (imported here only: the summary works without it)."""
+    import matplotlib.pyplot as plt
+    fig = figure(r)
+    try:
+        fig.savefig(path)
+    finally:
+        plt.close(fig)
+
+
+def figure(r):
+    """The plot's figure. Each player is drawn in their station's colour; the
+    points line starts before round 1 (at 7, or at the points a resumed game
+    came back with)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.5))
+    styles = ("-", "--", ":", "-.")
     for g in r["games"]:
         for p in sorted(g["points"]):
             pts = g["points"][p]
             if pts:
+                start = g["start_points"].get(p, 7)
                 label = p if len(r["games"]) == 1 else "game %d %s" % (g["number"], p)
-                ax1.plot(range(1, len(pts) + 1), pts, marker="o", label=label)
-    ax1.set_title("Points after each round")
+                ax1.plot(range(0, len(pts) + 1), [start] + pts, marker="o", label=label,
+                         color=station_colour(p), linestyle=styles[(g["number"] - 1) % len(styles)])
+    ax1.set_title("Points after each round (0: before round 1)")
     ax1.set_xlabel("round")
     ax1.set_ylabel("points")
     ax1.set_ylim(-0.5, 7.5)
@@ -382,7 +416,8 @@ def plot(r, path):
         ax1.legend(fontsize="small")
     times = [(p, s["reaction_ms"]) for p, s in r["players"].items() if s["reaction_ms"]]
     if times:
-        ax2.hist([t for _, t in times], bins=20, stacked=True, label=[p for p, _ in times])
+        ax2.hist([t for _, t in times], bins=20, stacked=True, label=[p for p, _ in times],
+                 color=[station_colour(p) for p, _ in times])
         ax2.legend(fontsize="small")
     else:
         ax2.text(0.5, 0.5, "no grabs", ha="center", va="center", transform=ax2.transAxes)
@@ -390,71 +425,111 @@ def plot(r, path):
     ax2.set_xlabel("ms")
     ax2.set_ylabel("grabs")
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    return fig
 
 
 # -- input --------------------------------------------------------------------
-def find_port():
-    """The serial device of a connected Pico (or the only serial port there is)."""
-    from serial.tools import list_ports
-    ports = list(list_ports.comports())
-    picos = [p for p in ports if p.vid == PICO_USB_VID]
-    if picos:
-        return picos[0].device
-    if len(ports) == 1:
-        return ports[0].device
-    raise OSError("no Pico found on USB (serial ports: %s)"
-                  % (", ".join(p.device for p in ports) or "none"))
-
-
 def serial_lines(port, baud=115200):
-    """Lines from the box's USB serial console until Ctrl-C."""
-    import serial
-    if port == "auto":
-        port = find_port()
-    print("eventlog: reading %s (Ctrl-C for the summary)" % port, file=sys.stderr)
-    with serial.Serial(port, baud, timeout=0.5) as ser:
-        buf = b""
-        try:
-            while True:
-                chunk = ser.read(256)
-                if not chunk:
-                    continue
-                buf += chunk
-                while b"\n" in buf:
-                    line, buf = buf.split(b"\n", 1)
-                    yield line.decode("utf-8", "replace").rstrip("\r")
-        except KeyboardInterrupt:
-            if buf:
-                yield buf.decode("utf-8", "replace")
+    """Lines from the box's USB serial console until Ctrl-C (or the board goes)."""
+    import boardport
+    dev = boardport.resolve(port)
+    ser = boardport.open_port(dev, baud)
+    print("eventlog: reading %s (Ctrl-C for the summary)" % dev, file=sys.stderr)
+    try:
+        for line in boardport.read_lines(ser):
+            yield line
+    except KeyboardInterrupt:
+        pass
+    except OSError as e:
+        print("eventlog: %s went away (%s): summary so far" % (dev, e), file=sys.stderr)
+    finally:
+        ser.close()
+
+
+def _folder_of(path, what):
+    """None, or the message when the folder for an output file is missing."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        return "%s %s: the folder %s does not exist" % (what, path, folder)
+    return None
+
+
+def report(files, out_dir, warn, as_json):
+    """--report: game-night statistics over many logs (nightstats.py)."""
+    import nightstats
+    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
+        print("error: --report %s: is a file, not a folder" % out_dir, file=sys.stderr)
+        return 2
+    if not os.path.isdir(os.path.dirname(os.path.abspath(out_dir))):
+        print("error: --report %s: its parent folder does not exist" % out_dir, file=sys.stderr)
+        return 2
+    try:
+        night = nightstats.read_logs(files, warn, nightstats.progress_printer())
+    except OSError as e:
+        print("error: %s: cannot be read (%s)" % (e.filename, e.strerror or e), file=sys.stderr)
+        return 2
+    r = night.result()
+    print(json.dumps(r, indent=1) if as_json else nightstats.format_text(r))
+    if not r["events"]:
+        print("error: no event in %s" % ", ".join(files), file=sys.stderr)
+        return 1
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+        made = nightstats.plots(r, out_dir)
+        page = nightstats.write_html(r, out_dir, made)
+    except ImportError:
+        print("error: --report needs matplotlib (pip install matplotlib)", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print("error: --report %s: cannot be written (%s)" % (out_dir, e.strerror or e), file=sys.stderr)
+        return 2
+    print("report: %s (and %s)" % (page, ", ".join(os.path.join(out_dir, n) for n, _ in made)),
+          file=sys.stderr)
+    return 0
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="eventlog.py", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="eventlog.py", description=__doc__.split("\n")[0],
+                                 epilog="Exit codes: 0 done, 1 no event in the input, 2 bad input "
+                                        "(a file or port that cannot be used, a missing folder).")
     src = ap.add_mutually_exclusive_group()
-    src.add_argument("--file", metavar="LOG", help="read a saved event log ('-': stdin, the default)")
-    src.add_argument("--port", metavar="DEV", help="read live from a board: a serial device or 'auto'")
+    src.add_argument("--file", metavar="LOG", nargs="+",
+                     help="read saved event logs ('-': stdin, the default)")
+    src.add_argument("--port", metavar="DEV", help="read live from a board: a serial device or "
+                     "'auto' (the Pico on USB, 2e8a:*)")
     ap.add_argument("--baud", type=int, default=115200, help=argparse.SUPPRESS)
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
     ap.add_argument("--plot", metavar="OUT.png", help="draw points and reaction times (matplotlib)")
+    ap.add_argument("--report", metavar="DIR", help="game-night statistics over the --file logs: "
+                    "a table, PNG plots and DIR/report.html with the plots embedded")
     ap.add_argument("--quiet", action="store_true", help="no warning per malformed line")
     args = ap.parse_args(argv)
     warn = (lambda msg: None) if args.quiet else None
+    if args.report:
+        if not args.file or args.file == ["-"]:
+            print("error: --report needs saved logs: --file LOG [LOG ...]", file=sys.stderr)
+            return 2
+        return report(args.file, args.report, warn or (lambda m: print("eventlog: " + m, file=sys.stderr)),
+                      args.json)
+    if args.plot:
+        bad = _folder_of(args.plot, "--plot")
+        if bad:
+            print("error: " + bad, file=sys.stderr)
+            return 2
+    import boardport
     try:
         if args.port:
             r = summarize(serial_lines(args.port, args.baud), warn)
-        elif args.file and args.file != "-":
-            with open(args.file, "rb") as f:
-                r = summarize(f, warn)
+        elif args.file and args.file != ["-"]:
+            r = summarize(_file_lines(args.file), warn)
         else:
             r = summarize(sys.stdin, warn)
-    except ImportError as e:
-        print("error: --port needs pyserial (pip install pyserial; mpremote brings it): %s" % e,
-              file=sys.stderr)
+    except boardport.PortError as e:
+        print("error: %s" % e, file=sys.stderr)
         return 2
     except OSError as e:
-        print("error: %s" % e, file=sys.stderr)
+        where = e.filename or args.port
+        print("error: %s: cannot be read (%s)" % (where, e.strerror or e), file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(r, indent=1))
@@ -466,7 +541,18 @@ def main(argv=None):
         except ImportError:
             print("error: --plot needs matplotlib (pip install matplotlib)", file=sys.stderr)
             return 2
+        except OSError as e:
+            print("error: --plot %s: cannot be written (%s)" % (args.plot, e.strerror or e),
+                  file=sys.stderr)
+            return 2
     return 0 if r["events"] else 1
+
+
+def _file_lines(paths):
+    for path in paths:
+        with open(path, "rb") as f:
+            for line in f:
+                yield line
 
 
 if __name__ == "__main__":

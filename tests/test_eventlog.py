@@ -357,24 +357,68 @@ def test_plot_written(tmp_path, full_game):
     assert out.stat().st_size > 5000
 
 
-# -- live from a board (pyserial faked: no Pico in CI) ----------------------------------
-class _FakeSerial:
-    chunks = []
+# -- live from a board (a pseudo-terminal plays the Pico's USB serial port) ------------
+class PtyBoard:
+    """A serial device at a fixed path (a symlink to a pty), fed from a thread.
 
-    def __init__(self, port, baud, timeout=None):
-        self.port = port
-        self.opened = (port, baud)
+    pyserial opens it as it opens /dev/ttyACM0; unplug() closes the far end,
+    which the reader sees as the board going away."""
 
-    def __enter__(self):
-        return self
+    def __init__(self, folder):
+        self.path = str(folder / "ttyBOARD")
+        self.master = None
+        self.plug()
 
-    def __exit__(self, *a):
-        return False
+    def plug(self):
+        import tty
+        self.master, slave = os.openpty()
+        tty.setraw(slave)
+        dev = os.ttyname(slave)
+        os.close(slave)
+        tmp = self.path + ".new"
+        os.symlink(dev, tmp)
+        os.replace(tmp, self.path)
 
-    def read(self, n):
-        if not _FakeSerial.chunks:
-            raise KeyboardInterrupt        # the user presses Ctrl-C
-        return _FakeSerial.chunks.pop(0)
+    def send(self, data, chunk=37, then_unplug=False):
+        """Write data (in small chunks: lines split anyhow) from a thread."""
+        import threading
+
+        def run():
+            self.wait_for_reader()
+            for i in range(0, len(data), chunk):
+                os.write(self.master, data[i:i + chunk])
+            if then_unplug:
+                import time
+                time.sleep(0.3)
+                self.unplug()
+        t = threading.Thread(target=run, daemon=True)
+        t.start()
+        return t
+
+    def wait_for_reader(self, timeout=10.0):
+        """Until a reader holds the port (pyserial's exclusive lock), plus a
+        moment: pyserial empties the input buffer as it opens the port."""
+        import fcntl
+        import time
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            fd = os.open(self.path, os.O_RDWR | os.O_NOCTTY)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(fd, fcntl.LOCK_UN)
+            except OSError:
+                time.sleep(0.2)
+                return
+            finally:
+                os.close(fd)
+            time.sleep(0.02)
+
+    def unplug(self):
+        if self.master is not None:
+            os.close(self.master)
+            self.master = None
+        if os.path.lexists(self.path):
+            os.remove(self.path)
 
 
 class _PortInfo:
@@ -383,17 +427,9 @@ class _PortInfo:
         self.vid = vid
 
 
-def _fake_serial(monkeypatch, ports):
-    serial = type(sys)("serial")
-    serial.Serial = _FakeSerial
-    tools = type(sys)("serial.tools")
-    list_ports = type(sys)("serial.tools.list_ports")
-    list_ports.comports = lambda: ports
-    tools.list_ports = list_ports
-    serial.tools = tools
-    monkeypatch.setitem(sys.modules, "serial", serial)
-    monkeypatch.setitem(sys.modules, "serial.tools", tools)
-    monkeypatch.setitem(sys.modules, "serial.tools.list_ports", list_ports)
+def _ports(monkeypatch, ports):
+    from serial.tools import list_ports
+    monkeypatch.setattr(list_ports, "comports", lambda: list(ports))
 
 
 def test_pyserial_is_in_the_venv():
@@ -401,21 +437,233 @@ def test_pyserial_is_in_the_venv():
     import serial.tools.list_ports  # noqa: F401
 
 
-def test_live_port_auto(monkeypatch, full_game, capsys):
+def test_live_port_auto_finds_the_pico(monkeypatch, tmp_path, full_game, capsys):
+    """--port auto takes the Raspberry Pi USB device (2e8a:*), not /dev/ttyS0."""
     lines, _ = full_game
-    _fake_serial(monkeypatch, [_PortInfo("/dev/ttyS0", None), _PortInfo("/dev/ttyACM0", 0x2E8A)])
+    board = PtyBoard(tmp_path)
+    _ports(monkeypatch, [_PortInfo("/dev/ttyS0", None), _PortInfo(board.path, 0x2E8A)])
     text = ("MicroPython v1.25.0\r\n>>> \r\ncheesebox: pico-4p ready, 4 stations\r\n"
             + "\r\n".join(lines) + "\r\n")
-    data = text.encode()
-    _FakeSerial.chunks = [data[i:i + 37] for i in range(0, len(data), 37)]   # lines split anyhow
+    board.send(text.encode(), then_unplug=True)
     assert EL.main(["--port", "auto", "--json"]) == 0
     out, err = capsys.readouterr()
     r = json.loads(out)
-    assert "/dev/ttyACM0" in err
+    assert board.path in err and "went away" in err, err
+    assert r["events"] == len(lines), (r["events"], len(lines))
     assert r["noise"] == 3 and r["malformed"] == 0 and r["winner"] == "P1"
 
 
-def test_live_port_none_found(monkeypatch, capsys):
-    _fake_serial(monkeypatch, [])
+@pytest.mark.parametrize("ports", [[], [("/dev/ttyS0", None)], [("/dev/ttyS0", None), ("/dev/ttyUSB0", 0x0403)]])
+def test_live_port_auto_without_a_pico_says_no_board(monkeypatch, capsys, ports):
+    _ports(monkeypatch, [_PortInfo(d, v) for d, v in ports])
     assert EL.main(["--port", "auto"]) == 2
-    assert "no Pico found" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.startswith("error: no board") and "2e8a" in err
+
+
+def test_live_port_missing_or_busy(tmp_path, capsys):
+    assert EL.main(["--port", str(tmp_path / "ttyNOPE")]) == 2
+    assert "no such port" in capsys.readouterr().err
+    import serial
+    board = PtyBoard(tmp_path)
+    holder = serial.Serial(board.path, 115200, exclusive=True)     # mpremote has it open
+    try:
+        assert EL.main(["--port", board.path]) == 2
+        assert "busy" in capsys.readouterr().err
+    finally:
+        holder.close()
+        board.unplug()
+
+
+def test_cli_port_auto_no_traceback():
+    """The real command on this machine: there is no Pico here (CI), so no board, exit 2."""
+    from serial.tools import list_ports
+    if any(p.vid == 0x2E8A for p in list_ports.comports()):
+        pytest.skip("a Pico is plugged in")
+    q = _run(["--port", "auto"])
+    assert q.returncode == 2 and "no board" in q.stderr and "Traceback" not in q.stderr
+
+
+# -- the plot: station colours, points from 7 ------------------------------------------
+def test_plot_in_station_colours_from_seven(full_game):
+    pytest.importorskip("matplotlib")
+    import matplotlib.colors as mc
+    import matplotlib.pyplot as plt
+
+    from cheesebox.display import STATION
+    r = EL.summarize(full_game[0], _quiet)
+    fig = EL.figure(r)
+    try:
+        lines = fig.axes[0].get_lines()
+        assert sorted(ln.get_label() for ln in lines) == ["P1", "P2", "P3"]
+        for ln in lines:
+            s = int(ln.get_label()[1]) - 1
+            assert mc.to_hex(ln.get_color()) == "#%02x%02x%02x" % STATION[s]
+            assert list(ln.get_xdata())[0] == 0 and list(ln.get_ydata())[0] == 7
+            assert list(ln.get_ydata())[1:] == r["games"][0]["points"][ln.get_label()]
+        bars = [p for p in fig.axes[1].patches if p.get_height() > 0]
+        assert {mc.to_hex(b.get_facecolor()) for b in bars} <= {"#%02x%02x%02x" % c for c in STATION[:3]}
+    finally:
+        plt.close(fig)
+
+
+def test_plot_into_missing_folder(tmp_path, full_game):
+    log = tmp_path / "g.log"
+    log.write_text("\n".join(full_game[0]) + "\n")
+    q = _run(["--file", str(log), "--plot", str(tmp_path / "nope" / "g.png")])
+    assert q.returncode == 2
+    assert "does not exist" in q.stderr and "Traceback" not in q.stderr
+
+
+# -- game-night report over many logs ---------------------------------------------------
+def play_night(games=3, seed=7, board="pico-8p", players=4):
+    """The log of a night of `games` games with electronic plates, played by the
+    simulator: each round every player but one keys a plate (right 4 times in
+    5) and grabs after a random moment; now and then a table penalty."""
+    import random
+    rnd = random.Random(seed)
+    lines = []
+    sim = Sim(read_board(os.path.join(REPO, "boards", board + ".json")), seed=seed, log=lines.append)
+    sim.box.animate = False
+    res = run_script(sim, "players %d\ndice yellow" % players)
+    for g in range(games):
+        if g:
+            res = run_script(sim, "holdroll 2500\nwait 300\nplayers %d\ndice %s"
+                             % (players, ("yellow+1", "yellow+2")[(g - 1) % 2]))
+        while res["winner"] is None:
+            active = [p for p in res["points"] if p not in res["eliminated"]]
+            early = "buzz %s\nwait 1100\n" % rnd.choice(active) if rnd.random() < 0.1 else ""
+            res = run_script(sim, "rollbutton\nwait 400\n" + early + "wait 1200")   # early: a false start
+            left = min(res["cheese_left"], 7)
+            rnd.shuffle(active)
+            cmds = []
+            if rnd.random() < 0.1:          # before any grab: never at game over
+                cmds.append("penalty %s" % active[-1])
+            for p in active[:-1]:
+                ans = left if rnd.random() < 0.8 else rnd.choice([a for a in range(8) if a != left])
+                if rnd.random() < 0.05:     # grabbed before placing the plate: refused
+                    cmds.append("buzz " + p)
+                cmds += ["answer %s %d" % (p, ans), "wait %d" % rnd.randint(100, 700), "buzz " + p]
+            res = run_script(sim, "\n".join(cmds) + "\nwait 1500")
+    return lines
+
+
+@pytest.fixture(scope="module")
+def night(tmp_path_factory):
+    d = tmp_path_factory.mktemp("night")
+    paths = []
+    for i, seed in enumerate((7, 8)):
+        p = d / ("night%d.log" % i)
+        p.write_text("MicroPython v1.25.0\n" + "\n".join(play_night(seed=seed)) + "\n")
+        paths.append(str(p))
+    return paths
+
+
+def _events(paths):
+    out = []
+    for p in paths:
+        with open(p) as f:
+            out += [json.loads(x) for x in f if x.startswith("{")]
+    return out
+
+
+def test_night_stats_agree_with_the_games(night):
+    ns = importlib.import_module("nightstats")
+    r = ns.read_logs(night).result()
+    evs = _events(night)
+    games = [e for e in evs if e["ev"] == "game"]
+    assert r["games"] == len(games) == 6 and r["finished"] == 6
+    for p, s in r["players"].items():
+        assert s["wins"] == sum(1 for e in evs if e["ev"] == "winner" and e["p"] == p)
+        assert s["grabs"] == sum(1 for e in evs if e["ev"] == "grab" and e["p"] == p)
+        assert s["false_starts"] == sum(1 for e in evs if e["ev"] == "false_start" and e["p"] == p)
+        assert s["answers"] == s["grabs"] == sum(c[1] for c in s["by_dice"].values())
+        assert s["right"] == sum(c[0] for c in s["by_answer"].values())
+        assert s["reaction_ms"]["best"] == round(min(s["reactions"]), 1) > 0
+        assert s["reaction_ms"]["best"] <= s["reaction_ms"]["median"]
+    # every point that left the table is booked to one cause, once
+    finals = {}
+    for e in evs:
+        if e["ev"] == "game":
+            start = dict((p, 7) for p in e["players"])
+        elif e["ev"] == "winner":
+            finals.setdefault("taken", 0)
+            last = [x for x in evs[:evs.index(e)] if x["ev"] in ("score",)][-1]["points"]
+            finals["taken"] += sum(start.values()) - sum(last.values())
+    booked = sum(sum(s["lost"].values()) for s in r["players"].values())
+    assert booked == finals["taken"]
+    # wrong answers: a wrong plate costs 2 (less only when fewer points were left)
+    assert sum(s["lost"]["wrong"] for s in r["players"].values()) > 0
+    assert sorted(k for s in r["players"].values() for k in s["by_dice"]) and \
+        set(k for s in r["players"].values() for k in s["by_dice"]) == {"3", "4", "5"}
+
+
+def test_night_report_html_and_plots(night, tmp_path):
+    out = tmp_path / "report"
+    q = _run(["--file"] + night + ["--report", str(out)])
+    assert q.returncode == 0, q.stderr
+    assert "reading 1/2" in q.stderr and "reading 2/2" in q.stderr       # progress
+    assert "right answers by number of dice" in q.stdout
+    page = (out / "report.html").read_text()
+    assert page.count("data:image/png;base64,") == 3
+    assert "src=\"http" not in page and ".png\"" not in page           # nothing outside the page
+    for name in ("reactions.png", "accuracy.png", "losses-wins.png"):
+        with open(out / name, "rb") as f:
+            assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+    from cheesebox.display import STATION
+    assert "#%02x%02x%02x" % STATION[0] in page                          # P1 in its colour
+
+
+def test_night_report_bad_input(night, tmp_path):
+    q = _run(["--file", night[0], str(tmp_path / "missing.log"), "--report", str(tmp_path / "r")])
+    assert q.returncode == 2 and "missing.log: cannot be read" in q.stderr
+    assert "Traceback" not in q.stderr
+    q = _run(["--file", str(tmp_path), "--report", str(tmp_path / "r")])          # a folder
+    assert q.returncode == 2 and "cannot be read" in q.stderr and "Traceback" not in q.stderr
+    q = _run(["--report", str(tmp_path / "r")], stdin="")
+    assert q.returncode == 2 and "--file" in q.stderr
+    q = _run(["--file", night[0], "--report", str(tmp_path / "no" / "such" / "r")])
+    assert q.returncode == 2 and "does not exist" in q.stderr and "Traceback" not in q.stderr
+    f = tmp_path / "afile"
+    f.write_text("x")
+    q = _run(["--file", night[0], "--report", str(f)])
+    assert q.returncode == 2 and "not a folder" in q.stderr
+    b = tmp_path / "binary.log"
+    b.write_bytes(b"\x00\xff\xfe" * 100)
+    q = _run(["--file", str(b), "--report", str(tmp_path / "r2")])
+    assert q.returncode == 1 and "no event" in q.stderr and "Traceback" not in q.stderr
+
+
+def test_help_mentions_report():
+    q = _run(["--help"])
+    assert q.returncode == 0 and "--report" in q.stdout and "2e8a" in q.stdout
+
+
+def test_night_losses_by_cause():
+    """Each way to lose a point is booked to its cause, as many points as it took."""
+    ns = importlib.import_module("nightstats")
+    log = [_ev("game", 0, players=["P1", "P2", "P3"], dice=["yellow A"], campaign=None),
+           _ev("roll", 10, round=1), _ev("faces", 1510, faces=["cheese2"], left=2),
+           _ev("refused", 1600, p="P3"),                                    # -1 at once
+           _ev("grab", 1700, p="P1", t_us=1700000, plate=2),                # right
+           _ev("grab", 1800, p="P3", t_us=1800000, plate=5),                # wrong: -2
+           _ev("score", 1900, round=1, left=2, result="scored", lost={"P2": 1, "P3": 2},
+               points={"P1": 7, "P2": 6, "P3": 4}, out=[]),
+           _ev("penalty", 2000, p="P2", points=5),                          # table penalty
+           _ev("false_start", 2100, p="P1"), _ev("penalty", 2101, p="P1", points=6),  # house rule
+           _ev("roll", 3000, round=2), _ev("faces", 4500, faces=["cheese1"], left=1),
+           _ev("grab", 4600, p="P1", t_us=4600000, plate=1),
+           _ev("grab", 4700, p="P2", t_us=4700000, plate=1),
+           _ev("score", 4800, round=2, left=1, result="replay", lost={"P3": 1},
+               points={"P1": 6, "P2": 5, "P3": 4}, out=[])]                  # given back: not a loss
+    r = ns.Night()
+    r.start_file("x")
+    for e in log:
+        r.add(json.loads(e))
+    p = r.result()["players"]
+    assert p["P3"]["lost"] == {"no wheel": 0, "wrong": 2, "penalty": 0, "false start": 0, "refused": 1}
+    assert p["P2"]["lost"] == {"no wheel": 1, "wrong": 0, "penalty": 1, "false start": 0, "refused": 0}
+    assert p["P1"]["lost"] == {"no wheel": 0, "wrong": 0, "penalty": 0, "false start": 1, "refused": 0}
+    assert p["P1"]["by_dice"] == {"1": [2, 2]} and p["P3"]["by_answer"] == {"2": [0, 1]}
+    assert p["P1"]["reaction_ms"]["best"] == 100.0 and p["P1"]["false_starts"] == 1
+    assert r.result()["replays"] == 1
