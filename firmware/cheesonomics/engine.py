@@ -84,7 +84,7 @@ class Game:
         deck = bytearray(range(100))
         shuffle(rng, deck)
         r = REMOVED[players]
-        self.removed = bytes(deck[:r])
+        self.removed = bytearray(deck[:r])
         self.hands = []
         top = r
         for p in range(players):
@@ -453,6 +453,17 @@ class Game:
             if w[c] == 255:
                 raise RuleError("card %d is nowhere" % c)
         return w
+
+    def market_census(self):
+        """RuleError unless every market card is in one place: on the
+        market, out of the game, in the reserve or a player's own."""
+        seen = bytearray(25)
+        for pile in [self.mk, self.out_market, self.reserve] + self.own:
+            for m in pile:
+                seen[m] += 1
+        for m in range(25):
+            if seen[m] != 1:
+                raise RuleError("market card %d is in %d places" % (m, seen[m]))
 
     def type_name(self, t):
         if 0 <= t < 5:
