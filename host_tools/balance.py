@@ -8,10 +8,12 @@ Prints one table (win rate by seat counted from the first player, final
 money, how often each bonus decides the game, game length) and a verdict on
 the market card list, and draws the same figures to a PNG (matplotlib, Agg).
 
-Fairness, measured two ways: the seats (is any seat's win rate more than 3
-standard errors from 1/N?) and the market card list (is any country's price,
-averaged over every turn of a game, more than 3 standard errors from the
-average of all countries?). A list where one country's cards carry more
+Fairness, measured two ways: the seats (is any seat's win rate further from
+1/N than chance explains?) and the market card list (is any country's price,
+averaged over every turn of a game, further from the average of all
+countries than chance explains?). "Chance explains" is a deviation in
+standard errors that chance alone exceeds in only 1% of labs, over all the
+comparisons the lab makes (Bonferroni). A list where one country's cards carry more
 signs shows up in the second; a first-player edge in the first.
 Exit 0 done, 2 bad card file or option.
 """
@@ -100,22 +102,27 @@ def run(cards, n, advanced, games, seed):
     }
 
 
-def seat_fair(r):
+def limit(tests):
+    """The deviation (in standard errors) that chance alone passes in only
+    1% of labs of `tests` comparisons (Bonferroni, two-sided)."""
+    return statistics.NormalDist().inv_cdf(1 - 0.01 / (2 * tests))
+
+
+def seat_fair(r, z):
     n, N = r["n"], r["games"]
     p = 1.0 / n
     se = math.sqrt(p * (1 - p) / N)
     worst = max(abs(w - p) / se for w in r["win"])
-    return worst <= 3.0, worst
+    return worst <= z, worst
 
 
-def market_fair(r):
+def market_fair(r, z):
     pr, se = r["prices"], r["price_se"]
     mean = statistics.mean(pr)
     worst = 0.0
     for k in range(5):
-        z = abs(pr[k] - mean) / max(se[k], 1e-9)
-        worst = max(worst, z)
-    return worst <= 3.0, worst
+        worst = max(worst, abs(pr[k] - mean) / max(se[k], 1e-9))
+    return worst <= z, worst
 
 
 def static_check(cards):
@@ -153,14 +160,16 @@ def print_report(cards, results, out=sys.stdout):
     avg = static_check(cards)
     w("\nCard list: average signs per card side by country: %s\n" % ", ".join(
         "%s %.2f" % (cards.countries[k], avg[k]) for k in range(5)))
-    seats_ok = all(seat_fair(r)[0] for r in results)
-    market_ok = all(market_fair(r)[0] for r in results) and max(avg) - min(avg) < 1e-9
-    worst_seat = max(results, key=lambda r: seat_fair(r)[1])
-    worst_mk = max(results, key=lambda r: market_fair(r)[1])
-    w("Seats: %s (largest deviation %.1f standard errors, %s %d players)\n" % (
-        "fair" if seats_ok else "NOT fair", seat_fair(worst_seat)[1], worst_seat["variant"], worst_seat["n"]))
-    w("Market card list: %s (largest country deviation %.1f standard errors, %s %d players)\n" % (
-        "fair" if market_ok else "NOT fair", market_fair(worst_mk)[1], worst_mk["variant"], worst_mk["n"]))
+    zs = limit(sum(r["n"] for r in results))
+    zm = limit(5 * len(results))
+    seats_ok = all(seat_fair(r, zs)[0] for r in results)
+    market_ok = all(market_fair(r, zm)[0] for r in results) and max(avg) - min(avg) < 1e-9
+    worst_seat = max(results, key=lambda r: seat_fair(r, zs)[1])
+    worst_mk = max(results, key=lambda r: market_fair(r, zm)[1])
+    w("Seats: %s (largest deviation %.1f standard errors, %s %d players; chance alone: up to %.1f)\n" % (
+        "fair" if seats_ok else "NOT fair", seat_fair(worst_seat, zs)[1], worst_seat["variant"], worst_seat["n"], zs))
+    w("Market card list: %s (largest country deviation %.1f standard errors, %s %d players; chance alone: up to %.1f)\n" % (
+        "fair" if market_ok else "NOT fair", market_fair(worst_mk, zm)[1], worst_mk["variant"], worst_mk["n"], zm))
     w("Most money paid out in one game: %d (the 120 banknotes hold 460)\n" % max(r["bank_max"] for r in results))
     return seats_ok, market_ok
 
