@@ -116,7 +116,7 @@ class Game:
         self.income = [0] * players         # money from sales
         self.bonus = [0] * players          # money from the final bonuses
         self.unsold_bonus = [0] * players
-        self.top_bonus = [None] * 5         # per animal: (amount, [players]) or None
+        self.top_bonus = [None] * 5  # type: list  # per animal: (amount, [players]) or None
         self.knife = bytearray(b"\xff" * players)   # type each knife locks, NONE if on no sector
         self.forbid = bytearray(b"\xff" * players)  # mark each player forbids (advanced)
         self.turns = [0] * players
