@@ -229,3 +229,25 @@ def test_typing_mistakes_are_explained_and_the_game_goes_on():
     assert "'llama' is not a milk type" in p.stdout
     assert "you have produced no cow cheese" in p.stdout
     assert "Game stopped." in p.stdout and p.returncode == 0
+
+
+def test_the_documented_example_runs(tmp_path):
+    with open(os.path.join(REPO, "docs", "cheesonomics-scenarios.md")) as f:
+        doc = f.read()
+    example = doc.split("## Example")[1].split("```")[1]
+    r = result(tmp_path, example)
+    assert r["over"] and r["income"]["P1"] >= 15
+    assert r["log"][1] == "refused: cow is locked by player 1's knife"
+
+
+def test_checkcards_reads_a_list_or_says_what_is_wrong(tmp_path):
+    def check(*args):
+        return subprocess.run([sys.executable, "-m", "sim.cheesonomics.checkcards"] + list(args), cwd=REPO,
+                              capture_output=True, text=True, timeout=60)
+    p = check()
+    assert p.returncode == 0 and "a good card list" in p.stdout
+    assert "France       cards 1, 2, 3, 4, 5  (1|2 2|1 1|1 2|2 1|2)  average 1.50" in p.stdout
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "cheesonomics-cards 1"}')
+    p = check(str(bad))
+    assert p.returncode == 2 and "'animals' must be a list of 5 names" in p.stderr
