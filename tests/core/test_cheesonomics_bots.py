@@ -37,3 +37,25 @@ def test_a_seed_replays_the_same_game_on_every_interpreter():
     assert (g.money, g.winners, g.turns) == ([85, 83, 83], [0], [12, 12, 12]), (g.money, g.winners, g.turns)
     g = _game(4, True, 11)
     assert (g.money, g.winners, g.turns) == ([95, 98, 101, 112], [3], [12, 12, 12, 12]), (g.money, g.winners, g.turns)
+
+
+def test_a_whole_game_fits_in_a_few_kib_of_heap():
+    # on MicroPython: the heap in use after a collection grows by less than
+    # 8 KiB (64-bit build) from before the game to its fullest turn; CPython
+    # has no gc.mem_alloc and only plays the game
+    import gc
+    from cheesonomics import driver
+    alloc = getattr(gc, "mem_alloc", None)
+    rng = SeededRandom(5)
+    gc.collect()
+    before = alloc() if alloc else 0
+    g = new_game(5, advanced=True, seed=5)
+    agents = [bot.Bot(rng) for _ in range(5)]
+    peak = 0
+    while not g.over:
+        driver.play_turn(g, agents, rng)
+        if alloc:
+            gc.collect()
+            peak = max(peak, alloc() - before)
+    assert g.over
+    assert peak < 8 * 1024, peak
