@@ -138,7 +138,7 @@ expect money P1 10
     assert r["variant"] == "advanced"
     assert r["market"][1] == "Greece 2|2 (B up)"
     assert r["own"]["P1"] == [1, 20]        # card 2 (France 2|1) taken, 0-based in JSON
-    assert r["log"][0] == "P1 sells 2 cow to France at 5: 10; forbid trowel; exchanges a France card"
+    assert r["log"][0] == "P1 sells 2 cow to France at 5: 10; forbid trowel; exchanges one France card"
 
 
 def test_a_failed_expect_exits_1_naming_the_line(tmp_path):
@@ -251,3 +251,16 @@ def test_checkcards_reads_a_list_or_says_what_is_wrong(tmp_path):
     bad.write_text('{"format": "cheesonomics-cards 1"}')
     p = check(str(bad))
     assert p.returncode == 2 and "'animals' must be a list of 5 names" in p.stderr
+
+
+def test_a_person_plays_the_advanced_variant_with_marks_and_exchanges():
+    moves = MOVES[:-2] + ["2", "2", "1", "1"]
+    p = _typing(moves, "--seed", "8", "--advanced", "--players", "4")
+    assert p.returncode == 0, p.stderr
+    out = p.stdout
+    assert "Your market cards: " in out
+    assert "special mark (" in out and "[2] reserve" in out
+    assert "exchange one for one of yours" in out
+    assert any("P1 sells" in l and "; exchanges one" in l for l in out.splitlines())
+    assert any("P1 sells" in l and "; reserve" in l for l in out.splitlines())
+    assert "Final count" in out

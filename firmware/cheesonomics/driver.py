@@ -63,7 +63,7 @@ def play_turn(g, agents, rng):
             if action[0] == "forbid":
                 line += " %s" % g.cards.marks[action[1]]
         if replace is not None:
-            line += "; exchanges a %s card" % g.cards.countries[country]
+            line += "; exchanges one %s card" % g.cards.countries[country]
         return line
     if k == "pass":
         g.pass_turn()

@@ -249,7 +249,7 @@ class Human:
         replace = None
         if own and (action is None or action[0] != "trade"):
             pos = [i for i in range(MARKET) if c.country[g.mk[i]] == country]
-            k = self._choose(p, "%s's cards: " % c.countries[country], ["turn", "exchange"],
+            k = self._choose(p, "%s's cards:" % c.countries[country], ["turn", "exchange"],
                              ["turn them over", "exchange one for one of yours"])
             if k == "exchange":
                 i = self._choose(p, "which", pos, ["%d %s" % (x + 1, "$" * g.signs(x)) for x in pos])
