@@ -36,3 +36,15 @@ def test_a_thousand_bot_games_end_with_equal_turns_and_a_winner():
         lengths.append(g.turns[0])
     # the bots get somewhere: every game is a real game, not a stalemate
     assert min(lengths) >= 5 and max(lengths) < 60
+
+
+def test_the_bot_beats_players_who_move_at_random():
+    wins = 0
+    for i in range(200):
+        rng = SeededRandom(i + 1)
+        g = new_game(3, advanced=bool(i & 1), seed=i + 1, first=-1)
+        seat = i % 3
+        agents = [bot.Bot(rng) if p == seat else bot.RandomAgent(rng) for p in range(3)]
+        driver.play_game(g, agents, rng)
+        wins += seat in g.winners
+    assert wins >= 190, wins
