@@ -96,10 +96,11 @@ class Bot:
     def pick(self, g, p, q, t, opts):
         """From a shown hand, take the card that grows our biggest group."""
         inhand = _animals(g.hands[p])
-        best = opts[0]
+        best, bk = opts[0], -1
         for c in opts:
-            if (c // 20 == t) > (best // 20 == t) or inhand[c // 20] > inhand[best // 20]:
-                best = c
+            k = inhand[c // 20] + (8 if c // 20 == t else 0)
+            if k > bk:
+                best, bk = c, k
         return best
 
     def returns(self, g, p, hand, others):
