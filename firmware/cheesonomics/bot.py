@@ -17,12 +17,19 @@ def _animals(cards):
     return k
 
 
-def _best_country(g):
-    best, bp = -1, 0
+def _best_country(g, rng=None):
+    """(country, price) of the best price; ties drawn at random when rng is
+    given (always the first would sell there more often, and so turn its
+    cards over more often: a bias the balance lab would see)."""
+    best, bp, ties = -1, 0, 0
     for k in range(5):
         pr = g.price(k)
         if pr > bp:
-            best, bp = k, pr
+            best, bp, ties = k, pr, 1
+        elif pr == bp and pr and rng is not None:
+            ties += 1
+            if randbelow(rng, ties) == 0:
+                best = k
     return best, bp
 
 
@@ -42,7 +49,7 @@ class Bot:
         hand = g.hands[p]
         inhand = _animals(hand)
         ontable = _animals(g.table[p])
-        country, price = _best_country(g)
+        country, price = _best_country(g, self.rng)
         lot_a, lot = -1, 0
         for a in range(5):
             k = min(3, ontable[a])
