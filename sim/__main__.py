@@ -41,6 +41,10 @@ def load_dice_file(path):
 
 
 def main(argv=None):
+    a = list(sys.argv[1:] if argv is None else argv)
+    if "--game=cheesonomics" in a or ("--game" in a and a[a.index("--game") + 1:][:1] == ["cheesonomics"]):
+        from sim.cheesonomics.cli import main as cheesonomics_main
+        return cheesonomics_main(a)
     ap = argparse.ArgumentParser(prog="python -m sim", description=__doc__.split("\n")[0])
     ap.add_argument("--board", default="pico-4p", help="board name in boards/ or a path (default pico-4p)")
     ap.add_argument("--script", help="scenario file to run in virtual time")

@@ -1,0 +1,314 @@
+"""Cheesonomics at the terminal (Rich): people against bots, hot seat.
+
+Each person sees the table (market, prices, money, produced cheese, knives)
+and only their own hand. With two or more people at one keyboard the screen
+is cleared and the keyboard handed over before anyone's private choice, so
+nobody sees another's hand. Typed commands are listed by `help`.
+"""
+import sys
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from cheesonomics import bot, driver
+from cheesonomics.engine import Game, MARKET, is_type
+from sim.cheesonomics import names as N
+from sim.rng import SeededRandom
+
+HELP = """Your turn, one of:
+  c TYPE                 collect milk: name an animal or a place (every other player passes you one)
+  p TYPE [N ...]         produce: lay the cards of TYPE (or only hand cards number N ...), then draw to 5
+  s ANIMAL COUNTRY [K]   sell K (1-3, default as many as you can) pieces of ANIMAL to COUNTRY
+  pass                   (final turns only) leave out your last turn
+  quit                   stop the game
+Names may be shortened: 'c go' collects goat, 's sh sw 3' sells 3 sheep to Switzerland."""
+
+
+class Quit(Exception):
+    pass
+
+
+class UI:
+    def __init__(self, g, humans, console=None):
+        self.g = g
+        self.humans = humans            # seats played by people
+        self.con = console or Console(highlight=False)
+        self.viewer = -1 if len(humans) > 1 else (humans[0] if humans else -1)
+
+    def ask(self, seat, prompt):
+        self.handover(seat)
+        try:
+            s = self.con.input("[bold]P%d[/] %s " % (seat + 1, prompt))
+        except EOFError:
+            raise Quit()
+        s = s.strip()
+        if s.lower() in ("quit", "exit", "q!"):
+            raise Quit()
+        return s
+
+    def handover(self, seat):
+        """Hot seat: before a private choice of another person, clear the
+        screen and wait until they have the keyboard."""
+        if self.viewer == seat:
+            return
+        if self.con.is_terminal:
+            self.con.clear()
+        self.con.print(Panel("Pass the keyboard to [bold]P%d[/] and press Enter." % (seat + 1)))
+        try:
+            self.con.input("")
+        except EOFError:
+            raise Quit()
+        if self.con.is_terminal:
+            self.con.clear()
+        self.viewer = seat
+        self.show_table()
+
+    # -- drawing -----------------------------------------------------------
+    def show_table(self):
+        g = self.g
+        c = g.cards
+        m = Table(title="Market (deck: %d cards%s)" % (g.deck_count(), ", final turns" if g.final_turns() else ""),
+                  show_header=True, expand=False)
+        for s in range(3):
+            m.add_column("sector %d" % (s + 1))
+        for row in range(5):
+            cells = []
+            for s in range(3):
+                i = s * 5 + row
+                k = c.country[g.mk[i]]
+                cells.append("%2d %s %s" % (i + 1, c.countries[k], "$" * g.signs(i)))
+            m.add_row(*cells)
+        prices = Text("Price of a piece: " + ", ".join(
+            "%s %d" % (c.countries[k], g.price(k)) for k in range(5) if g.price(k)))
+        ps = Table(show_header=True)
+        for h in ("player", "money", "produced (face up)", "sold", "hand", "knife"):
+            ps.add_column(h)
+        if g.advanced:
+            ps.add_column("market cards")
+        for p in range(g.n):
+            tag = "P%d%s%s" % (p + 1, " (you)" if p == self.viewer else "", " *" if p == g.cur and not g.over else "")
+            prod = ", ".join("%d %s" % (g.table_count(p, a), c.animals[a]) for a in range(5) if g.table_count(p, a))
+            knife = g.type_name(g.knife[p]) if g.knife[p] != 255 else ""
+            if g.forbid[p] != 255:
+                knife += " (forbids %s)" % c.marks[g.forbid[p]]
+            row = [tag, str(g.money[p]), prod or "-", str(len(g.sold[p])), str(len(g.hands[p])), knife]
+            if g.advanced:
+                row.append(str(len(g.own[p])))
+            ps.add_row(*row)
+        self.con.print(m)
+        self.con.print(prices)
+        self.con.print(ps)
+        if 0 <= self.viewer < g.n:
+            self.show_private(self.viewer)
+
+    def show_private(self, p):
+        g = self.g
+        c = g.cards
+        self.con.print("Your hand: " + "  ".join(
+            "[%d] %s" % (i + 1, N.card_name(c, x)) for i, x in enumerate(g.hands[p])))
+        if g.table[p]:
+            self.con.print("Your cheese: " + "  ".join(N.card_name(c, x) for x in g.table[p]))
+        if g.advanced:
+            self.con.print("Your market cards: " + ("  ".join(
+                "[%d] %s" % (m + 1, N.market_name(c, m)) for m in g.own[p]) or "none"))
+
+    def say(self, line):
+        self.con.print("[cyan]%s[/]" % line)
+
+
+class Human:
+    """A person at the terminal: every choice is a prompt."""
+
+    def __init__(self, ui, seat):
+        self.ui = ui
+        self.seat = seat
+
+    def _choose(self, p, prompt, cards, names):
+        while True:
+            s = self.ui.ask(p, "%s %s:" % (prompt, "  ".join("[%d] %s" % (i + 1, names[i]) for i in range(len(names)))))
+            try:
+                return cards[N.number(s, 1, len(cards), "choice") - 1]
+            except N.NameError_ as e:
+                self.ui.con.print("[red]%s[/]" % e)
+
+    def turn(self, g, p):
+        ui = self.ui
+        ui.handover(p)
+        ui.con.rule("P%d's turn" % (p + 1))
+        ui.show_table()
+        while True:
+            s = ui.ask(p, "your move (help):")
+            w = s.split()
+            if not w:
+                continue
+            try:
+                act = self._parse(g, p, w)
+            except N.NameError_ as e:
+                ui.con.print("[red]%s[/]" % e)
+                continue
+            if act is not None:
+                return act
+
+    def _parse(self, g, p, w):
+        c = g.cards
+        cmd = w[0].lower()
+        if cmd in ("help", "h", "?"):
+            self.ui.con.print(HELP)
+            return None
+        if cmd == "pass":
+            if not g.final_turns():
+                raise N.NameError_("only a final turn may be passed")
+            return ("pass",)
+        if cmd in ("c", "collect") and len(w) == 2:
+            t = N.milk_type(w[1], c)
+            q = g.locked_by(t, p)
+            if q >= 0:
+                raise N.NameError_("%s is locked by P%d's knife until their next turn" % (g.type_name(t), q + 1))
+            return ("collect", t)
+        if cmd in ("p", "produce") and len(w) >= 2:
+            t = N.milk_type(w[1], c)
+            if len(w) > 2:
+                cards = []
+                for x in w[2:]:
+                    cards.append(g.hands[p][N.number(x, 1, len(g.hands[p]), "hand card") - 1])
+            else:
+                cards = [x for x in g.hands[p] if is_type(x, t)]
+            if not cards:
+                raise N.NameError_("you hold no %s" % g.type_name(t))
+            for x in cards:
+                if not is_type(x, t) or cards.count(x) > 1:
+                    raise N.NameError_("%s is not %s (or twice)" % (N.card_name(c, x), g.type_name(t)))
+            return ("produce", t, cards)
+        if cmd in ("s", "sell") and len(w) in (3, 4):
+            a = N.animal(w[1], c)
+            k = N.country(w[2], c)
+            pile = [x for x in g.table[p] if x // 20 == a]
+            if not pile:
+                raise N.NameError_("you have produced no %s cheese" % c.animals[a])
+            if not g.price(k):
+                raise N.NameError_("%s is not on the market" % c.countries[k])
+            want = N.number(w[3], 1, 3, "number of pieces") if len(w) == 4 else min(3, len(pile))
+            if want > len(pile):
+                raise N.NameError_("you have only %d %s cheese" % (len(pile), c.animals[a]))
+            pile = [x for x in pile if c.mark[x] != 255] + [x for x in pile if c.mark[x] == 255]
+            return ("sell", a, k, pile[:want])
+        raise N.NameError_("type help for the moves")
+
+    def give(self, g, q, t, p, opts):
+        self.ui.con.print("P%d collects %s: pass one of yours." % (p + 1, g.type_name(t)))
+        return self._choose(q, "give P%d" % (p + 1), opts, [N.card_name(g.cards, x) for x in opts])
+
+    def pick(self, g, p, q, t, opts):
+        self.ui.con.print("P%d has no %s and shows the hand: %s" % (
+            q + 1, g.type_name(t), ", ".join(N.card_name(g.cards, x) for x in g.hands[q])))
+        return self._choose(p, "take from P%d" % (q + 1), opts, [N.card_name(g.cards, x) for x in opts])
+
+    def returns(self, g, p, hand, others):
+        hand = list(hand)
+        self.ui.con.print("Your hand now: " + ", ".join(N.card_name(g.cards, x) for x in hand))
+        out = []
+        for q in others:
+            if not hand:
+                break
+            x = self._choose(p, "pass back to P%d" % (q + 1), hand, [N.card_name(g.cards, y) for y in hand])
+            hand.remove(x)
+            out.append(x)
+        return out
+
+    def after_sale(self, g, p, a, country, cards):
+        c = g.cards
+        own = list(g.own[p])
+        marks = []
+        for x in cards:
+            if c.mark[x] != 255 and c.mark[x] not in marks:
+                marks.append(c.mark[x])
+        action = None
+        if marks:
+            opts = ["none"]
+            if g.reserve and own:
+                opts.append("reserve")
+            if own and any(g.own[q] for q in range(g.n) if q != p):
+                opts.append("trade")
+            opts.append("forbid")
+            k = self._choose(p, "special mark (%s): action" % ", ".join(c.marks[m] for m in marks), opts, opts)
+            if k == "reserve":
+                m = self._choose(p, "discard", own, [N.market_name(c, x) for x in own])
+                action = ("reserve", m)
+                own.remove(m)
+                own.append(g.reserve[0])
+            elif k == "trade":
+                qs = [q for q in range(g.n) if q != p and g.own[q]]
+                q = self._choose(p, "trade with", qs, ["P%d" % (x + 1) for x in qs])
+                m = self._choose(p, "give", own, [N.market_name(c, x) for x in own])
+                action = ("trade", q, m, None)      # taken blind from P(q)'s fan
+            elif k == "forbid":
+                f = self._choose(p, "forbid", marks, [c.marks[x] for x in marks])
+                action = ("forbid", f)
+        replace = None
+        if own and (action is None or action[0] != "trade"):
+            pos = [i for i in range(MARKET) if c.country[g.mk[i]] == country]
+            k = self._choose(p, "%s's cards:" % c.countries[country], ["turn", "exchange"],
+                             ["turn them over", "exchange one for one of yours"])
+            if k == "exchange":
+                i = self._choose(p, "which", pos, ["%d %s" % (x + 1, "$" * g.signs(x)) for x in pos])
+                m = self._choose(p, "lay", own, [N.market_name(c, x) for x in own])
+                s = self._choose(p, "side up", [0, 1], ["A: %d" % c.sides[2 * m], "B: %d" % c.sides[2 * m + 1]])
+                replace = ("exchange", i, m, s)
+        return action, replace
+
+
+def final_report(con, g):
+    c = g.cards
+    t = Table(title="Final count")
+    for h in ("player", "sales", "unsold cheese", "most sold", "money"):
+        t.add_column(h)
+    for p in range(g.n):
+        top = ", ".join("%s +%d" % (c.animals[a], g.top_bonus[a][0]) for a in range(5)
+                        if g.top_bonus[a] is not None and p in g.top_bonus[a][1])
+        t.add_row("P%d" % (p + 1), str(g.income[p]), "+%d" % g.unsold_bonus[p], top or "-", str(g.money[p]))
+    con.print(t)
+    con.print("[bold]Winner: %s[/] (%d turns each)" % (" and ".join("P%d" % (p + 1) for p in g.winners), g.turns[0]))
+
+
+def play(cards, players, humans, advanced, seed):
+    rng = SeededRandom(seed)
+    g = Game(cards, players, rng, advanced=advanced)
+    con = Console(highlight=False)
+    ui = UI(g, list(range(humans)), con)
+    agents = [Human(ui, p) if p < humans else bot.Bot(rng) for p in range(players)]
+    con.print(Panel("Cheesonomics, %d players (%s), seed %d. P%d starts. %s" % (
+        players, "advanced" if advanced else "basic", seed, g.first + 1,
+        "Type help on your turn." if humans else "Bots only.")))
+    try:
+        while not g.over:
+            ui.say(driver.play_turn(g, agents, rng))
+    except Quit:
+        con.print("Game stopped.")
+        return 0
+    ui.viewer = -1
+    ui.show_table()
+    final_report(con, g)
+    return 0
+
+
+def summary(result):
+    """A scenario's final state, readable."""
+    con = Console(highlight=False)
+    for line in result["log"]:
+        con.print(line)
+    t = Table(title="Cheesonomics (%s, %d players)%s" % (result["variant"], result["players"],
+                                                          ": over" if result["over"] else ""))
+    for h in ("player", "money", "hand", "produced", "sold"):
+        t.add_column(h)
+    for p in result["money"]:
+        t.add_row(p, str(result["money"][p]), str(len(result["hands"][p])), str(len(result["table"][p])),
+                  str(len(result["sold"][p])))
+    con.print(t)
+    con.print("prices: " + ", ".join("%s %d" % kv for kv in result["prices"].items()))
+    if result["over"]:
+        con.print("winner: " + " and ".join(result["winners"]))
+    else:
+        con.print("turn: %s, deck: %d" % (result["turn"], result["deck"]))
+    return 0

@@ -1,0 +1,57 @@
+"""host_tools/balance.py: the balance lab's table, its plot, and its verdict
+on the market card list (our list fair, a lopsided list not)."""
+import json
+import os
+import subprocess
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOOL = os.path.join(REPO, "host_tools", "balance.py")
+
+
+def run(*args):
+    return subprocess.run([sys.executable, TOOL] + list(args), cwd=REPO, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_table_and_plot_for_every_count_and_variant(tmp_path):
+    png = tmp_path / "b.png"
+    p = run("--games", "40", "--plot", str(png))
+    assert p.returncode == 0, p.stderr
+    out = p.stdout
+    for v in ("basic", "advanced"):
+        for n in (2, 3, 4, 5):
+            rows = [l for l in out.splitlines() if l.split()[:2] == [v, str(n)]]
+            assert len(rows) == 3, (v, n)          # main table, animal bonuses, prices
+    row = [l for l in out.splitlines() if l.split()[:2] == ["basic", "3"]][0].split()
+    assert abs(sum(float(x) for x in row[2:5]) - 100.0) < 0.5     # seat win rates add up
+    assert "Market card list: fair" in out
+    assert "Card list: average signs per card side by country: France 1.50" in out
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 20000
+
+
+def test_a_lopsided_card_list_is_called_unfair(tmp_path):
+    with open(os.path.join(REPO, "firmware", "cheesonomics", "cards.json")) as f:
+        raw = json.load(f)
+    for e in raw["market"]:
+        if e[0] == "France":
+            e[1] = e[2] = 2
+        if e[0] == "Greece":
+            e[1] = e[2] = 1
+    path = tmp_path / "lopsided.json"
+    path.write_text(json.dumps(raw))
+    p = run("--games", "60", "--players", "3", "--variant", "basic", "--cards", str(path), "--plot", "")
+    assert p.returncode == 0, p.stderr
+    assert "Market card list: NOT fair" in p.stdout
+    prices = [l for l in p.stdout.splitlines() if l.startswith("basic") and "+-" in l][0].split()
+    france, greece = float(prices[2].split("+-")[0]), float(prices[6].split("+-")[0])
+    assert france > greece + 2
+
+
+def test_bad_options_and_card_file_exit_2(tmp_path):
+    p = run("--players", "7")
+    assert p.returncode == 2 and "players 2-5" in p.stderr
+    bad = tmp_path / "c.json"
+    bad.write_text("[]")
+    p = run("--cards", str(bad))
+    assert p.returncode == 2 and "must be a JSON object" in p.stderr and "Traceback" not in p.stderr
