@@ -41,7 +41,7 @@ def stub_show(port):
     frames = [bytearray(len(b)) for b in port.rgb]
     shows = port.shows
 
-    def show(chain, buf):
+    def show(chain, buf, lo=0, hi=-1):
         frames[chain][:] = buf
         shows[chain] += 1
     port.show = show

@@ -96,7 +96,7 @@ class SimPort:
             dec.feed(word, capture)
         del edges[:k]
 
-    def show(self, chain, buf):
+    def show(self, chain, buf, lo=0, hi=-1):
         self.rgb[chain] = bytes(buf)
         self.shows[chain] += 1
         if self.on_show is not None:

@@ -416,7 +416,7 @@ class FakeRp2Port:
     def __init__(self, board):
         self.board = board
 
-    def show(self, ci, buf):
+    def show(self, ci, buf, lo=0, hi=-1):
         FakeRp2Port.shown[ci] = bytes(buf)
 
     def commit(self):

@@ -154,6 +154,7 @@ class Box:
         port = self.port
         now = port.ticks_ms()
         self.now = now
+        self.log.hold()
         port.poll(self.capture)
         if self.board.electronic and self.match is not None:
             self._read_answers()
@@ -166,6 +167,7 @@ class Box:
             self.tunes.step(now)
             self._render(now)
             self.display.flush(port)
+        self.log.release()
 
     def draw(self):
         """Bring every LED up to date now (also when not animating)."""

@@ -5,6 +5,8 @@ the colour order and the brightness limit). Icons are baked once into the
 board's matrix layout as palette indices, so drawing a face is one short loop
 with no allocation; only chains that changed are handed to the port.
 """
+from array import array
+
 from cheesebox import forget
 from cheesebox.board import MATRIX_PIXELS, TRACK_PIXELS
 
@@ -42,6 +44,9 @@ class Display:
         self.board = board
         self.bufs = [bytearray(c.pixels * 3) for c in board.chains]
         self.dirty = bytearray(len(board.chains))
+        # the bytes of each chain that changed since the last flush: [lo, hi)
+        self.lo = array("H", [c.pixels * 3 for c in board.chains])
+        self.hi = array("H", [0] * len(board.chains))
         self.views = []     # memoryview of each die's 192 bytes
         baked = {}
         self.icons = []     # per die: {icon name: 64 palette indices}
@@ -91,7 +96,15 @@ class Display:
             view[j + 1] = pal[k + 1]
             view[j + 2] = pal[k + 2]
             j += 3
-        self.dirty[self.board.dice[d][0]] = 1
+        ci, start, _ = self.board.dice[d]
+        self._changed(ci, start * 3, (start + MATRIX_PIXELS) * 3)
+
+    def _changed(self, ci, lo, hi):
+        self.dirty[ci] = 1
+        if lo < self.lo[ci]:
+            self.lo[ci] = lo
+        if hi > self.hi[ci]:
+            self.hi[ci] = hi
 
     def track_pixel(self, s, i, rgb):
         """Pixel i (0-6 score, 7 wheel) of station s's track."""
@@ -105,7 +118,7 @@ class Display:
             buf[j] = r
             buf[j + 1] = g
             buf[j + 2] = b
-            self.dirty[ci] = 1
+            self._changed(ci, j, j + 3)
 
     def score(self, s, points, rgb, extra=0, extra_rgb=OFF):
         """Score LEDs of station s: `points` in rgb, the next `extra` in extra_rgb.
@@ -138,7 +151,7 @@ class Display:
             buf = self.bufs[ci]
             for j in range(len(buf)):
                 buf[j] = 0
-            self.dirty[ci] = 1
+            self._changed(ci, 0, len(buf))
         for d in range(len(self.shown)):
             self.shown[d] = None
         for i in range(len(self.track_cache)):
@@ -153,7 +166,9 @@ class Display:
         for ci in self.order:
             if self.dirty[ci]:
                 self.dirty[ci] = 0
-                port.show(ci, self.bufs[ci])
+                port.show(ci, self.bufs[ci], self.lo[ci], self.hi[ci])
+                self.lo[ci] = len(self.bufs[ci])
+                self.hi[ci] = 0
                 n += 1
         if n:
             port.commit()

@@ -20,6 +20,20 @@ class EventLog:
     def __init__(self, write=None):
         self.write = write      # callable(str) or None (no log)
         self.clock = None       # callable() -> ms, set by the box
+        self.held = None        # lines kept back while the box draws (hold/release)
+
+    def hold(self):
+        """Keep lines back until release(): a step lights the LEDs first, then
+        writes its lines (a USB write takes ms; a wheel LED must not wait)."""
+        if self.write is not None and self.held is None:
+            self.held = []
+
+    def release(self):
+        held = self.held
+        self.held = None
+        if held:
+            for d in held:
+                self.write(json.dumps(d))
 
     def __call__(self, ev, fields=None):
         if self.write is None:
@@ -29,4 +43,7 @@ class EventLog:
         d["ev"] = ev
         if self.clock is not None:
             d["t"] = self.clock()
-        self.write(json.dumps(d))
+        if self.held is not None:
+            self.held.append(d)             # made into JSON after the LEDs are out
+        else:
+            self.write(json.dumps(d))

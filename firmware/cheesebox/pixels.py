@@ -28,10 +28,13 @@ def fill_table(table, permille):
         table[v] = v * permille // 1000
 
 
-def encode(rgb, out, order, table):
-    """Write wire bytes for RGB frame `rgb` into `out` (same length)."""
+def encode(rgb, out, order, table, lo=0, hi=-1):
+    """Write wire bytes for RGB frame `rgb` into `out` (same length); only
+    bytes lo:hi (whole pixels) when given: a press changes one pixel."""
     ri, gi, bi = ORDERS[order]
-    for i in range(0, len(rgb), 3):
+    if hi < 0:
+        hi = len(rgb)
+    for i in range(lo - lo % 3, hi, 3):
         out[i + ri] = table[rgb[i]]
         out[i + gi] = table[rgb[i + 1]]
         out[i + bi] = table[rgb[i + 2]]

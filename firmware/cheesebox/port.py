@@ -16,9 +16,10 @@ Inputs
     answer_seq             -- bytearray(8): bumped (mod 256) at every placement,
                               so placing the same plate twice is still seen
 Outputs
-    show(chain, buf)       -- a chain's new frame: buf is RGB bytes in wire
-                              pixel order at full scale; the port applies
-                              colour order and the board's brightness limit
+    show(chain, buf, lo, hi) -- a chain's new frame: buf is RGB bytes in wire
+                              pixel order at full scale, bytes lo:hi changed
+                              since the last show; the port applies colour
+                              order and the board's brightness limit
     commit()               -- put the frames shown since the last commit on
                               the wires, in the order shown, each once
     tone(freq)             -- piezo at freq Hz, 0 = silent; never blocks

@@ -54,8 +54,9 @@ LINE_MAX = const(120)           # longest serial command line
 DIAL_READS = const(2)           # repeats after the first read: 3 reads alike
 DIAL_SETTLE_US = const(60)      # after switching the 4051: 1 nF on COM, tau ~4 us
 IDLE_MAX_MS = const(1000)       # sleep at most this long (the watchdog is 8 s)
-IDLE_SLICE_MS = const(1)        # while idle, look for sampler words this often
+IDLE_SLICE_US = const(1000)     # while idle, look for sampler words this often
 RISE_PERMILLE = const(40)       # brighten again only for this much (no flicker)
+HEADROOM = const(100)           # dimmed 10 % below the limit: small changes fit
 
 
 class Rp2Port:
@@ -157,7 +158,7 @@ class Rp2Port:
         for c in board.chains:
             self.strips.append(neopixel.NeoPixel(machine.Pin(c.pin), c.pixels))
         self.orders = [c.order for c in board.chains]
-        self.frames = [bytearray(c.pixels * 3) for c in board.chains]
+        self.frames = [bytearray(c.pixels * 3) for c in board.chains]   # the display's, once shown
         self.permille = int(board.brightness * 1000)
         self.limit = pixels.PowerLimit([c.pixels for c in board.chains], board.max_ma,
                                        self.permille)
@@ -165,47 +166,59 @@ class Rp2Port:
         pixels.fill_table(self.table, self.permille)
         self.table_permille = self.permille
         self.to_write = bytearray(8)            # chains shown since the last commit
+        self.w_lo = array("H", [0] * 8)         # and the bytes of each that changed
+        self.w_hi = array("H", [0] * 8)
         self.n_write = 0
         self.writes = [0] * len(board.chains)   # frames written per chain
 
-    def show(self, chain, buf):
-        """Take a chain's new frame; commit() puts the frames on the wires."""
-        self.frames[chain][:] = buf
-        self.limit.sums[chain] = sum(buf)       # C loop over the bytes
-        self.to_write[self.n_write] = chain
-        self.n_write += 1
+    def show(self, chain, buf, lo=0, hi=-1):
+        """Take a chain's new frame (bytes lo:hi changed); commit() puts the
+        frames on the wires. buf stays the display's: no copy."""
+        self.frames[chain] = buf
+        self.limit.sums[chain] = sum(buf)       # a C loop over the bytes
+        if hi < 0:
+            hi = len(buf)
+        k = self.n_write
+        self.to_write[k] = chain
+        self.w_lo[k] = lo
+        self.w_hi[k] = hi
+        self.n_write = k + 1
 
     def commit(self):
         """Write the chains shown since the last commit, in the order shown
-        (the box shows the score tracks first), each exactly once, dimmed
-        alike to stay in the power budget. Dimming applies at once; getting
-        brighter waits for a real step, so one blinking LED never makes every
-        chain (11.5 ms for 384 pixels, interrupts off) rewrite at each blink."""
+        (the box shows the score tracks first), each exactly once, only the
+        changed pixels re-encoded, all chains dimmed alike to stay inside the
+        power budget. Dimming leaves headroom and brightening waits for a real
+        step, so a wheel LED lighting up never makes the 384-pixel dice chain
+        (11.5 ms with interrupts off) go out again in the middle of a grab."""
         n = self.n_write
         if not n:
             return
         self.n_write = 0
         allowed = self.limit.allowed()
-        again = False
-        if allowed < self.table_permille or allowed >= self.table_permille + RISE_PERMILLE \
-                or (allowed == self.permille and self.table_permille != self.permille):
-            pixels.fill_table(self.table, allowed)
-            self.table_permille = allowed
-            again = True
+        cur = self.table_permille
+        target = allowed if allowed >= self.permille else allowed * (1000 - HEADROOM) // 1000
+        again = allowed < cur or target >= cur + RISE_PERMILLE
+        if again:
+            pixels.fill_table(self.table, target)
+            self.table_permille = target
         written = 0
         for k in range(n):
             ci = self.to_write[k]
             if not (written >> ci) & 1:
-                self._write(ci)
+                if again:
+                    self._write(ci, 0, -1)
+                else:
+                    self._write(ci, self.w_lo[k], self.w_hi[k])
                 written |= 1 << ci
         if again:                               # the others, at the new brightness
             for ci in range(len(self.strips)):
                 if not (written >> ci) & 1:
-                    self._write(ci)
+                    self._write(ci, 0, -1)
 
-    def _write(self, ci):
+    def _write(self, ci, lo, hi):
         strip = self.strips[ci]
-        pixels.encode(self.frames[ci], strip.buf, self.orders[ci], self.table)
+        pixels.encode(self.frames[ci], strip.buf, self.orders[ci], self.table, lo, hi)
         strip.write()
         self.writes[ci] += 1
 
@@ -233,7 +246,7 @@ class Rp2Port:
     def idle(self, ms):
         """Nothing to do for up to ms (-1: until something happens). Returns
         early when the sampler has new words, a serial line is coming in or
-        the answer inputs are due, so a press is seen within IDLE_SLICE_MS."""
+        the answer inputs are due, so a press is seen within IDLE_SLICE_US."""
         if self.wdt is not None:
             self.wdt.feed()
         if ms == 0:
@@ -244,12 +257,15 @@ class Rp2Port:
             due = time.ticks_diff(self.next_answer_ms, time.ticks_ms())
             if due < ms:
                 ms = due if due > 0 else 0
-        end = time.ticks_add(time.ticks_ms(), ms)
+        end = time.ticks_add(time.ticks_us(), ms * 1000)
         c0 = self.dma.count  # pyright: ignore[reportAttributeAccessIssue]
         c1 = self.dma2.count  # pyright: ignore[reportAttributeAccessIssue]
         ser = self.serial
-        while time.ticks_diff(end, time.ticks_ms()) > 0:
-            time.sleep_ms(IDLE_SLICE_MS)
+        while True:
+            left = time.ticks_diff(end, time.ticks_us())
+            if left <= 0:
+                return
+            time.sleep_us(left if left < IDLE_SLICE_US else IDLE_SLICE_US)
             if self.dma.count != c0 or self.dma2.count != c1:  # pyright: ignore[reportAttributeAccessIssue]
                 return
             for _ in ser.ipoll(0):
