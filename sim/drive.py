@@ -6,6 +6,7 @@ from sim.simport import ROLL_BIT
 
 PRESS_MS = 60      # how long a finger holds a button for a clean press
 GAP_MS = 40        # and the pause before the next command
+PENALTY_LEAD_MS = 400   # ROLL held this long before the buzzer (the box needs 300)
 
 
 def steps(port, box, t_us):
@@ -60,10 +61,11 @@ def press(port, bit, hold_ms=PRESS_MS, gap_ms=GAP_MS):
 
 
 def penalty(port, s):
-    """Hold ROLL, press station s's buzzer, let go of both; returns the end."""
+    """Hold ROLL 400 ms, press station s's buzzer, let go of both; returns the end."""
     t = port.t
+    lead = PENALTY_LEAD_MS * 1000
     port.schedule(t, ROLL_BIT, 1)
-    port.schedule(t + 20000, s, 1)
-    port.schedule(t + 60000, s, 0)
-    port.schedule(t + 80000, ROLL_BIT, 0)
-    return t + 120000
+    port.schedule(t + lead, s, 1)
+    port.schedule(t + lead + 40000, s, 0)
+    port.schedule(t + lead + 60000, ROLL_BIT, 0)
+    return t + lead + 100000

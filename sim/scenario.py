@@ -170,6 +170,30 @@ def _need(args, k, lineno, usage):
         raise ScenarioError("line %d: usage: %s" % (lineno, usage))
 
 
+def _fingers(sim, args, lineno, n):
+    """`fingers INPUT FROM-TO ...`: presses that overlap, times in ms from now."""
+    usage = "fingers ROLL|Pn FROM-TO [ROLL|Pn FROM-TO ...] (ms from now, e.g. fingers ROLL 0-100 P2 20-80)"
+    if not args or len(args) % 2:
+        raise ScenarioError("line %d: usage: %s" % (lineno, usage))
+    t = sim.port.t
+    end = t
+    for i in range(0, len(args), 2):
+        who = args[i]
+        bit = ROLL_BIT if who.upper() == "ROLL" else _player(who, lineno, n)
+        span = args[i + 1].split("-")
+        if len(span) != 2:
+            raise ScenarioError("line %d: usage: %s" % (lineno, usage))
+        a = _int(span[0], lineno, 0, 10 ** 7, "a press start")
+        b = _int(span[1], lineno, 0, 10 ** 7, "a press end")
+        if b <= a:
+            raise ScenarioError("line %d: %s is let go (%d ms) before it is pressed (%d ms)"
+                                % (lineno, who, b, a))
+        sim.port.schedule(t + a * 1000, bit, 1)
+        sim.port.schedule(t + b * 1000, bit, 0)
+        end = max(end, t + (b + GAP_MS) * 1000)
+    sim.run_until(end)
+
+
 def run_line(sim, line, lineno):
     """Carry out one scenario line."""
     text = line.split("#", 1)[0].strip()
@@ -244,6 +268,8 @@ def run_line(sim, line, lineno):
     elif cmd == "hold":
         _need(args, 2, lineno, "hold Pn MS")
         sim.press(_player(args[0], lineno, n), hold_ms=_int(args[1], lineno, 1, 10 ** 7, "hold"))
+    elif cmd == "fingers":
+        _fingers(sim, args, lineno, n)
     elif cmd == "powercut":
         _need(args, 0, lineno, "powercut")
         sim.boot()

@@ -223,7 +223,8 @@ class Game:
             if station < 0:
                 self.said = "penalty cancelled"
             else:
-                self._edges((0, ROLL_BIT, 1), (20000, station, 1), (60000, station, 0), (80000, ROLL_BIT, 0))
+                self._edges((0, ROLL_BIT, 1), (400000, station, 1), (440000, station, 0),
+                            (460000, ROLL_BIT, 0))
                 self.said = "table penalty for P%d" % (station + 1)
         elif pending is not None:
             if len(k) == 1 and k in "01234567":

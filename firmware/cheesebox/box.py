@@ -5,9 +5,11 @@ moves the game on, redraws the LED buffers and hands changed chains to the
 port; next_wake() tells the caller how long nothing can happen, so the Pico
 can sleep and the simulator can jump its virtual clock.
 
-Buttons: each station has a buzzer; ROLL rolls on release. Holding ROLL and
-pressing a buzzer gives that player a table penalty; holding ROLL for 2 s at
-game over ends the game (or the King of the Cheese Mountain campaign).
+Buttons: each station has a buzzer; ROLL rolls on release. Holding ROLL for
+300 ms and then pressing a buzzer gives that player a table penalty (a buzzer
+pressed while ROLL was only touched is an ordinary press, and that ROLL press
+then does nothing); holding ROLL for 2 s at game over ends the game (or the
+King of the Cheese Mountain campaign).
 """
 from array import array
 
@@ -36,6 +38,7 @@ TOUR_MS = const(800)           # each face of the dice tour
 CHECK_MS = const(30000)        # plate-card check ends by itself
 LONG_MS = const(2000)          # long ROLL press
 GUARD_MS = const(1000)         # a late slam can't start the next roll
+GESTURE_US = const(300000)     # ROLL held this long before a buzzer: a penalty
 FLASH_MS = const(600)
 LOSS_MS = const(2500)          # lost points blink on the tracks
 BLINK_MS = const(250)
@@ -273,10 +276,14 @@ class Box:
             return
         if kind != PRESS or inp >= self.n:
             return
-        if self.roll_down and self._in_game():
+        if self.roll_down:
+            # a ROLL press a buzzer overlapped does nothing when let go
             self.roll_used = True
-            self._penalty(inp)
-            return
+            if ticks.diff(t_us, self.roll_down_us) >= GESTURE_US:
+                # the deliberate gesture: a table penalty in a game, else nothing
+                if self._in_game():
+                    self._penalty(inp)
+                return
         if self.log.write is not None and self._in_game():
             self.log("press", {"p": name(inp), "t_us": t_us})
         self._on_buzz(inp, t_us)

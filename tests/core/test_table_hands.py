@@ -1,0 +1,54 @@
+"""What real hands do at the table: overlapping presses, hesitations, double
+taps (issue 8). Each test plays the situation through the simulated port."""
+from flowkit import play, fails
+
+START4 = "players 4\ndice yellow\n"
+ROUND1 = START4 + "roll cheese3 cheese1 cat\nrollbutton\nwait 3000\nbuzz P1\nbuzz P2\nbuzz P3\nrollbutton\n"
+
+
+def test_marked_roller_buzzer_just_after_someone_touches_roll_starts_the_roll():
+    # P4 (marked) presses the buzzer 20 ms after a neighbour presses ROLL:
+    # an ordinary press, the roll starts, nobody is penalised
+    r, sim = play(ROUND1 + "wait 1500\nfingers ROLL 0-100 P4 20-80\n")
+    assert r["state"] == "rolling"
+    assert r["points"] == {"P1": 7, "P2": 7, "P3": 7, "P4": 6}
+    r, sim = play(ROUND1 + "wait 1500\nfingers ROLL 0-100 P4 20-80\nwait 3000\n")
+    assert r["state"] == "grab" and r["rounds"] == 1
+
+
+def test_finger_resting_on_roll_while_a_player_grabs_is_a_grab():
+    r, sim = play(START4 + "roll cheese3 cheese1 cat\nrollbutton\nwait 3000\n"
+                  "fingers ROLL 0-250 P1 100-160\nbuzz P2\nbuzz P3\nrollbutton\n")
+    assert r["points"] == {"P1": 7, "P2": 7, "P3": 7, "P4": 6}
+    assert r["rounds"] == 1
+
+
+def test_roll_press_overlapped_by_a_buzzer_does_nothing_when_let_go():
+    # in the check, an own-up while someone taps ROLL: the own-up counts and
+    # that ROLL press does not end the check
+    r, sim = play(START4 + "roll cheese3 cheese1 cat\nrollbutton\nwait 3000\nbuzz P1\nbuzz P2\nbuzz P3\n"
+                  "wait 3000\nfingers ROLL 0-100 P2 50-110\n")
+    assert r["state"] == "check"
+    r, sim = play(START4 + "roll cheese3 cheese1 cat\nrollbutton\nwait 3000\nbuzz P1\nbuzz P2\nbuzz P3\n"
+                  "wait 3000\nfingers ROLL 0-100 P2 50-110\nrollbutton\n")
+    assert r["points"] == {"P1": 7, "P2": 5, "P3": 7, "P4": 6}
+
+
+def test_penalty_needs_roll_held_300ms_first():
+    r, _ = play(START4 + "fingers ROLL 0-500 P2 300-360\n")
+    assert r["points"]["P2"] == 6 and r["state"] == "ready"
+    # 290 ms: not yet the gesture: an ordinary press (nothing between rounds
+    # after a round), and the ROLL press does nothing
+    r, _ = play(ROUND1 + "wait 1500\nfingers ROLL 0-500 P2 290-350\n")
+    assert r["points"] == {"P1": 7, "P2": 7, "P3": 7, "P4": 6}
+    assert r["state"] == "ready"
+    # the scenario's penalty line is the deliberate gesture
+    r, _ = play(START4 + "rollbutton\nwait 3000\npenalty P2\n")
+    assert r["points"]["P2"] == 6 and r["state"] == "grab"
+
+
+def test_fingers_line_is_checked():
+    assert fails(START4 + "fingers ROLL 0-100 P2\n").startswith("line 3:")
+    assert fails(START4 + "fingers P9 0-100\n").startswith("line 3:")
+    assert fails(START4 + "fingers P2 100-50\n").startswith("line 3:")
+    assert fails(START4 + "fingers P2 soon\n").startswith("line 3:")
