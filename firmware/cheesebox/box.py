@@ -368,10 +368,11 @@ class Box:
                     self.log("grab", {"p": name(s), "t_us": t_us,
                                       "plate": m.locked[s] if self.board.electronic else None})
             elif r == M.REFUSED:
-                self.log("refused", {"p": name(s)})
+                self.log("refused", {"p": name(s), "points": m.points[s]})
                 self._flash(s)
                 self.tunes.play(sound.REFUSED, self.now)
                 self._after_loss()
+                self._save_loss()
             self._after_grab()
         elif st == CHECK:
             r = m.press(s)
@@ -524,10 +525,16 @@ class Box:
         self.tunes.play(sound.PENALTY, self.now)
         self.log("penalty", {"p": name(s), "points": m.points[s]})
         self._after_loss()
-        if self.state in (READY, TOUR):
-            self._save()                   # between rounds: the points just changed
+        self._save_loss()
         if self.state == GRAB:
             self._after_grab()
+
+    def _save_loss(self):
+        """A point taken at once (penalty, refused grab) is saved at once: a
+        power cut or watchdog reset later in the round never gives it back.
+        (Game over saved or cleared the game already.)"""
+        if self.match.phase != M.OVER:
+            self._save()
 
     def _after_loss(self):
         if self.match.phase == M.OVER:

@@ -237,10 +237,14 @@ class Match:
 
     # -- saving and resuming (save.py) --------------------------------------
     def snapshot(self):
-        """What a resumed game needs, between rounds, as plain JSON values."""
+        """What a resumed game needs, as plain JSON values. Taken between rounds,
+        or in a round after a point taken at once (penalty, refused grab): that
+        round is then played again from its start, so it is not counted."""
+        in_round = self.phase in (ROLLING, GRABBING, CHECKING)
         return {"stations": [s for s in range(MAX_STATIONS) if self.joined[s]],
                 "points": list(self.points), "active": list(self.active),
-                "eliminated": list(self.eliminated), "round_no": self.round_no,
+                "eliminated": list(self.eliminated),
+                "round_no": self.round_no - 1 if in_round else self.round_no,
                 "rounds": self.rounds_played, "replays": self.replays,
                 "marked": self.marked, "no_wheel": self.no_wheel, "winner": self.winner,
                 "lost": list(self.lost)}

@@ -52,3 +52,43 @@ def test_fingers_line_is_checked():
     assert fails(START4 + "fingers P9 0-100\n").startswith("line 3:")
     assert fails(START4 + "fingers P2 100-50\n").startswith("line 3:")
     assert fails(START4 + "fingers P2 soon\n").startswith("line 3:")
+
+
+GAMEOVER2 = "players 2\ndice yellow\n" + "rollbutton\nwait 3000\nbuzz P1\nrollbutton\nwait 100\n" * 7
+
+
+def test_penalty_gesture_outside_a_game_does_nothing():
+    r, sim = play(GAMEOVER2 + "fingers ROLL 0-600 P2 400-460\n")
+    assert r["state"] == "gameover" and r["games"] == 1
+    # the menu: the choice does not move, nothing is confirmed
+    r, sim = play("players 2\nfingers ROLL 0-600 P1 400-460\n")
+    assert r["state"] == "menu" and sim.box.choice == 0
+    # joining: nobody joins or leaves, the game does not start
+    r, sim = play("buzz P1\nbuzz P2\nfingers ROLL 0-600 P3 400-460\n")
+    assert r["state"] == "join" and list(sim.box.joined[:4]) == [1, 1, 0, 0]
+
+
+def test_penalty_in_a_round_survives_a_power_cut_and_a_watchdog_reset():
+    grab = START4 + "roll cheese3 cheese1 cat\nrollbutton\nwait 3000\nbuzz P1\npenalty P2\n"
+    r, sim = play(grab + "powercut\nrollbutton\n")
+    assert r["state"] == "ready" and r["boots"] == 2
+    assert r["points"] == {"P1": 7, "P2": 6, "P3": 7, "P4": 7}
+    assert r["rounds"] == 0          # the cut round is played again
+    r, sim = play(grab + "hang 9000\n")
+    assert r["state"] == "ready" and r["points"]["P2"] == 6
+    # the replayed round is round 1 again on the log
+    r, sim = play(grab + "powercut\nrollbutton\nrollbutton\nwait 3000\n")
+    assert sim.box.match.round_no == 1
+
+
+def test_elimination_by_penalty_in_a_round_survives_a_power_cut():
+    setup = "players 3\ndice yellow\n" + "penalty P2\n" * 6
+    r, sim = play(setup + "rollbutton\nwait 3000\npenalty P2\npowercut\nrollbutton\n")
+    assert r["points"] == {"P1": 7, "P2": 0, "P3": 7}
+    assert r["eliminated"] == ["P2"] and r["state"] == "ready"
+
+
+def test_refused_grab_survives_a_power_cut():
+    r, sim = play("players 3\ndice yellow\nrollbutton\nwait 3000\nbuzz P2\npowercut\nrollbutton\n",
+                  "pico-8p")
+    assert r["points"] == {"P1": 7, "P2": 6, "P3": 7}
