@@ -35,7 +35,7 @@ TAKEN_BACK = const(5)
 
 # How a round ended (finish_round() result)
 SCORED = const(0)
-REPLAY = const(1)        # it would have eliminated everyone: points restored
+REPLAY = const(1)        # it would have eliminated everyone: nothing taken, roll again
 GAME_OVER = const(2)
 
 
@@ -49,13 +49,12 @@ class Match:
         for s in stations:
             self.joined[s] = 1
         self.points = bytearray(MAX_STATIONS)
-        self.before = bytearray(MAX_STATIONS)    # points when the round began
         self.active = bytearray(MAX_STATIONS)
         self.holder = bytearray(MAX_STATIONS)    # holds a wheel this round
         self.answer = bytearray(MAX_STATIONS)    # placed plate, NO_ANSWER if none
         self.locked = bytearray(MAX_STATIONS)    # answer locked by the grab
         self.owned = bytearray(MAX_STATIONS)     # plate cards: owned up wrong
-        self.lost = bytearray(MAX_STATIONS)      # points lost at the last scoring
+        self.lost = bytearray(MAX_STATIONS)      # points the last scoring took (0s after a replay)
         for s in stations:
             self.points[s] = START_POINTS
             self.active[s] = 1
@@ -103,7 +102,6 @@ class Match:
             return
         self.round_no += 1
         for s in range(MAX_STATIONS):
-            self.before[s] = self.points[s]
             self.holder[s] = 0
             self.answer[s] = NO_ANSWER
             self.locked[s] = NO_ANSWER
@@ -208,24 +206,25 @@ class Match:
                 loss = 2
             else:
                 loss = 0
-            self.lost[s] = loss
-            if self.points[s] > loss:
+            p = self.points[s]
+            self.lost[s] = loss if p > loss else p     # what is really taken
+            if p > loss:
                 survivors += 1
         self.rounds_played += 1
         self.no_wheel = no_wheel
         self.phase = BETWEEN
         if survivors == 0:
-            # Everyone would be out: all get their points back, roll again.
+            # Everyone would be out: the round's scoring takes nothing and the
+            # round is rolled again. Points taken at once during the round
+            # (penalty, refused grab, false start) stand.
             for s in range(MAX_STATIONS):
-                if self.active[s]:
-                    self.points[s] = self.before[s]
+                self.lost[s] = 0
             self.replays += 1
             self.marked = no_wheel
             return REPLAY
         for s in range(MAX_STATIONS):
             if self.active[s] and self.lost[s]:
-                p = self.points[s]
-                self.points[s] = p - self.lost[s] if p > self.lost[s] else 0
+                self.points[s] -= self.lost[s]
         for s in range(MAX_STATIONS):
             if self.active[s] and self.points[s] == 0:
                 self._eliminate(s)

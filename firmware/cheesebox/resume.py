@@ -57,8 +57,6 @@ def restore(d, electronic, false_start_costs=False):
     m.marked = _station(d["marked"], "marked", seats)
     m.no_wheel = _station(d["no_wheel"], "no_wheel", seats)
     m.winner = _station(d["winner"], "winner", seats)
-    for s in range(MAX_STATIONS):
-        m.before[s] = m.points[s]
     if m.active_count() <= 1:
         m.phase = OVER
     return m

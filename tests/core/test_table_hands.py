@@ -92,3 +92,41 @@ def test_refused_grab_survives_a_power_cut():
     r, sim = play("players 3\ndice yellow\nrollbutton\nwait 3000\nbuzz P2\npowercut\nrollbutton\n",
                   "pico-8p")
     assert r["points"] == {"P1": 7, "P2": 6, "P3": 7}
+
+
+def _scores(lines):
+    import json
+    return [d for d in (json.loads(x) for x in lines) if d["ev"] == "score"]
+
+
+def test_tie_replay_gives_back_only_scoring_losses_and_shows_no_loss():
+    from flowkit import track
+    from cheesebox import display as D
+    setup = "players 2\ndice yellow\n" + "penalty P1\n" * 5 + "penalty P2\n" * 5
+    lines = []
+    # P2 takes a table penalty in the round (2 -> 1); P1 answers wrong (-2),
+    # P2 has no wheel (-1): both would be out: replay, P2's penalty stands
+    r, sim = play(setup + "rollbutton\nwait 3000\npenalty P2\nbuzz P1\nown-up P1\nrollbutton\nwait 200\n",
+                  animate=True, log=lines.append)
+    assert r["replays"] == 1 and r["points"] == {"P1": 2, "P2": 1}
+    last = _scores(lines)[-1]
+    assert last["result"] == "replay" and last["lost"] == {}
+    for s in (0, 1):
+        lit, colour, wheel = track(sim, s)
+        assert colour != D.BAD          # no red blinking loss on the tracks
+    # whatever the blink phase: step through 1 s and never see red score LEDs
+    for _ in range(10):
+        sim.wait(100)
+        sim.box.step()
+        for s in (0, 1):
+            ci, start = sim.board.tracks[s]
+            for i in range(7):
+                assert tuple(sim.port.rgb[ci][3 * (start + i):3 * (start + i) + 3]) != D.BAD
+
+
+def test_logged_loss_is_what_was_really_taken():
+    lines = []
+    r, sim = play("players 3\ndice yellow\n" + "penalty P1\n" * 6
+                  + "rollbutton\nwait 3000\nbuzz P1\nbuzz P2\nown-up P1\nrollbutton\n", log=lines.append)
+    assert r["points"] == {"P1": 0, "P2": 7, "P3": 6}
+    assert _scores(lines)[-1]["lost"] == {"P1": 1, "P3": 1}
