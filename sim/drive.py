@@ -6,6 +6,7 @@ from sim.simport import ROLL_BIT
 
 PRESS_MS = 60      # how long a finger holds a button for a clean press
 GAP_MS = 40        # and the pause before the next command
+PLACE_MS = 20      # a plate placed: the finger reaches the buzzer 20 ms later
 PENALTY_LEAD_MS = 400   # ROLL held this long before the buzzer (the box needs 300)
 
 
@@ -27,6 +28,9 @@ def steps(port, box, t_us):
         wake = box.next_wake()
         if wake >= 0:
             nxt = port.t + wake * 1000
+        rep = port.next_report()        # a plate placed: the box sees it then
+        if rep >= 0 and (nxt < 0 or rep < nxt):
+            nxt = rep if rep > port.t else port.t
         if edges:
             first = edges[0]
             if wanted(first[1], first[2]):
@@ -58,6 +62,13 @@ def press(port, bit, hold_ms=PRESS_MS, gap_ms=GAP_MS):
     port.schedule(t, bit, 1)
     port.schedule(t + hold_ms * 1000, bit, 0)
     return t + (hold_ms + gap_ms) * 1000
+
+
+def place(port, s, k):
+    """A finger presses answer key k of station s (or turns its dial to k),
+    then moves to the buzzer; returns when the buzzer can be pressed."""
+    port.place(s, k)
+    return port.t + PLACE_MS * 1000
 
 
 def penalty(port, s):

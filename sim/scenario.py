@@ -70,7 +70,8 @@ class Sim:
         """Power up (or a watchdog reset): a new box on the same board, flash and clock."""
         animate = self.box.animate if self.boots else True
         if self.boots:
-            self.port = SimPort(self.board, start_us=self.port.t)
+            # a power cut moves no dial
+            self.port = SimPort(self.board, start_us=self.port.t, dials=self.port.dial)
         self.boots += 1
         self.box = B.Box(self.board, self.port, self.rng, dice=self.dice, roller=self.roller,
                          false_start_costs=self.false_start_costs,
@@ -102,6 +103,10 @@ class Sim:
     def press(self, bit, hold_ms=PRESS_MS, gap_ms=GAP_MS):
         """One clean press and release of input `bit` (8 = ROLL), then a pause."""
         self.run_until(drive.press(self.port, bit, hold_ms, gap_ms))
+
+    def place(self, s, k):
+        """Electronic plates: press key k (or turn the dial to k), 20 ms."""
+        self.run_until(drive.place(self.port, s, k))
 
     def penalty(self, s):
         """Hold ROLL, press the player's buzzer, let go of both."""
@@ -172,12 +177,26 @@ def _need(args, k, lineno, usage):
 
 def _fingers(sim, args, lineno, n):
     """`fingers INPUT FROM-TO ...`: presses that overlap, times in ms from now."""
-    usage = "fingers ROLL|Pn FROM-TO [ROLL|Pn FROM-TO ...] (ms from now, e.g. fingers ROLL 0-100 P2 20-80)"
-    if not args or len(args) % 2:
-        raise ScenarioError("line %d: usage: %s" % (lineno, usage))
+    usage = ("fingers ROLL|Pn FROM-TO | Pn=K@AT ... (ms from now; Pn=K@AT: Pn's plate K at AT ms;"
+             " e.g. fingers ROLL 0-100 P2 20-80)")
     t = sim.port.t
     end = t
-    for i in range(0, len(args), 2):
+    i = 0
+    plates = []
+    while i < len(args):
+        if "=" in args[i]:
+            who, _, rest = args[i].partition("=")
+            k, _, at = rest.partition("@")
+            s = _player(who, lineno, n)
+            if not sim.board.electronic:
+                raise ScenarioError("line %d: %s: board %s has plate cards, not electronic plates"
+                                    % (lineno, args[i], sim.board.name))
+            plates.append((_int(at, lineno, 0, 10 ** 7, "a plate time"), s,
+                           _int(k, lineno, 0, 7, "a plate")))
+            i += 1
+            continue
+        if i + 1 >= len(args):
+            raise ScenarioError("line %d: usage: %s" % (lineno, usage))
         who = args[i]
         bit = ROLL_BIT if who.upper() == "ROLL" else _player(who, lineno, n)
         span = args[i + 1].split("-")
@@ -191,6 +210,12 @@ def _fingers(sim, args, lineno, n):
         sim.port.schedule(t + a * 1000, bit, 1)
         sim.port.schedule(t + b * 1000, bit, 0)
         end = max(end, t + (b + GAP_MS) * 1000)
+        i += 2
+    if not args:
+        raise ScenarioError("line %d: usage: %s" % (lineno, usage))
+    for at, s, k in sorted(plates):
+        sim.port.place(s, k, t + at * 1000)
+        end = max(end, t + (at + GAP_MS) * 1000)
     sim.run_until(end)
 
 
@@ -212,7 +237,7 @@ def run_line(sim, line, lineno):
         if not sim.board.electronic:
             raise ScenarioError("line %d: answer: board %s has plate cards, not electronic plates"
                                 % (lineno, sim.board.name))
-        sim.port.place(_player(args[0], lineno, n), _int(args[1], lineno, 0, 7, "a plate"))
+        sim.place(_player(args[0], lineno, n), _int(args[1], lineno, 0, 7, "a plate"))
     elif cmd == "wait":
         _need(args, 1, lineno, "wait MS")
         sim.wait(_int(args[0], lineno, 0, 10 ** 9, "wait"))

@@ -148,8 +148,13 @@ class BoxView:
             line.append(" wheel ", style="dim")
             line.append("\u25c9", Style(color=_rgb(leds[-1])))
             if board.electronic and m is not None and m.joined[s]:
-                k = m.answer[s]     # this round's plate as the box took it
-                line.append("  plate %s" % ("-" if k == NO_ANSWER else k), style="dim")
+                box = self.sim.box
+                # the plate the box knows now (keys: this round's last key;
+                # a dial: where it stands); a holder's is locked
+                k = m.locked[s] if m.holder[s] else box.plate[s]
+                line.append("  %s %s%s" % ("dial" if box.dials else "plate",
+                                           "-" if k == NO_ANSWER else k,
+                                           " locked" if m.holder[s] else ""), style="dim")
             lines.append(line)
         return lines
 
@@ -291,7 +296,8 @@ class Game:
         key typed, a tune changed or the clock moved on a tenth. Drawing is
         the costly part, so an idle box is not redrawn."""
         sim = self.sim
-        look = [sim.elapsed_ms() // 100, self.pending, self.said, sim.box.tunes.tune] + sim.port.rgb
+        look = [sim.elapsed_ms() // 100, self.pending, self.said, sim.box.tunes.tune,
+                bytes(sim.box.plate)] + sim.port.rgb
         drawn, self._drawn = self._drawn, look
         return look != drawn
 

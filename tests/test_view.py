@@ -213,3 +213,23 @@ def test_terminal_keys_are_parsed():
     assert parse("12 ") == ["1", "2", " "]
     assert parse("\x1b") == [ESC]
     assert parse("\x1b[A1\x1bOP2\x1b[15~3") == ["1", "2", "3"]
+
+
+def test_a_placed_plate_is_drawn_without_waiting_for_a_buzzer():
+    # pico-8p: a key placed is reported by the port and the box takes it at
+    # once (the simulator wakes the box for it): the screen shows it
+    game = Game(Sim(board("pico-8p")))
+    keys(game, ["1", "2", " ", " "])
+    keys(game, [" "], ms=1700)
+    assert game.sim.box.state_name() == "grab"
+    game._changed()
+    keys(game, ["q", "5"], ms=30)
+    assert game.sim.box.plate[0] == 5
+    assert game._changed()
+    rows = screen(lambda c: c.print(game.view.render()))
+    assert "plate 5" in text_of(rows)
+    # a dial board shows where each dial stands
+    game = Game(Sim(board("pico2-8p")))
+    keys(game, ["1", "2", " ", " "])
+    keys(game, ["q", "4"], ms=30)
+    assert "dial 4" in text_of(screen(lambda c: c.print(game.view.render())))

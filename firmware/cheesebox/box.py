@@ -103,7 +103,16 @@ class Box:
         self.flash_until = array("i", [0] * 8)
         self.flash_on = bytearray(8)
         self.flashing = 0              # how many stations flash
+        # electronic plates, as the port reports them: each station's last
+        # placement (value, ticks_us) and the one before it, so a grab takes
+        # the plate placed before the buzzer, not one keyed just after it
         self.answer_seq = bytearray(8)
+        self.dials = board.plates == "dial"
+        self.plate = bytearray(b"\xff" * 8)       # M.NO_ANSWER: none
+        self.plate_old = bytearray(b"\xff" * 8)
+        self.plate_us = array("i", [0] * 8)
+        # the port's placement times (port.py); a port without them: the read time
+        self.answer_us = getattr(port, "answer_us", None)
         self.false_starts = 0
         self.store = store             # save.Store, or None: nothing is saved
         self.log = log if log is not None else EventLog()
@@ -157,7 +166,7 @@ class Box:
         now = port.ticks_ms()
         self.now = now
         port.poll(self.capture)
-        if self.board.electronic and self.match is not None:
+        if self.board.electronic:
             self._read_answers()
         cap = self.capture
         n = cap.pop(port.ticks_us())
@@ -241,7 +250,25 @@ class Box:
         for s in range(self.n):
             if port.answer_seq[s] != self.answer_seq[s]:
                 self.answer_seq[s] = port.answer_seq[s]
-                self.match.place(s, port.answer_val[s])
+                self.plate_old[s] = self.plate[s]
+                self.plate[s] = port.answer_val[s]
+                us = self.answer_us
+                self.plate_us[s] = us[s] if us is not None else port.ticks_us()
+
+    def _plate_at(self, s, t_us):
+        """Station s's plate at time t_us: the last placement before it."""
+        if ticks.diff(self.plate_us[s], t_us) <= 0:
+            return self.plate[s]
+        return self.plate_old[s]
+
+    def _plates_from(self, t_us):
+        """A new round (answer keys): only keys pressed from t_us on count."""
+        if self.dials:
+            return                       # a dial keeps showing its plate
+        for s in range(8):
+            self.plate_old[s] = M.NO_ANSWER
+            if ticks.diff(self.plate_us[s], t_us) < 0:
+                self.plate[s] = M.NO_ANSWER
 
     def _on_input(self, kind, inp, t_us):
         bit = 1 << inp
@@ -270,9 +297,9 @@ class Box:
                 self.roll_down = False
                 if not self.roll_used:
                     if ticks.diff(t_us, self.roll_down_us) >= LONG_MS * 1000:
-                        self._on_long_roll()
+                        self._on_long_roll(t_us)
                     else:
-                        self._on_roll()
+                        self._on_roll(t_us)
             return
         if kind != PRESS or inp >= self.n:
             return
@@ -344,7 +371,7 @@ class Box:
         elif st == READY:
             if m.marked == s:
                 if ticks.diff(self.now, self.scored_at) >= GUARD_MS:
-                    self._start_roll()
+                    self._start_roll(t_us)
             elif m.marked < 0 and m.round_no == 0 and m.active[s]:
                 self._set_state(TOUR)
                 self.tour_pos = 0
@@ -361,7 +388,7 @@ class Box:
                     self._flash(s)
                     self.tunes.play(sound.FALSE_START, self.now)
         elif st == GRAB:
-            r = m.press(s)
+            r = m.press(s, self._plate_at(s, t_us)) if self.board.electronic else m.press(s)
             if r == M.GRAB:
                 self.tunes.play(sound.GRAB, self.now)
                 if self.log.write is not None:
@@ -391,7 +418,7 @@ class Box:
             else:
                 self._set_state(CHECK)
 
-    def _on_roll(self):
+    def _on_roll(self, t_us):
         st = self.state
         if st == RESUME:
             self._resume()
@@ -406,7 +433,7 @@ class Box:
                 self.campaign = Campaign(self.rng)
             self._new_game(None)
         elif st == READY or st == TOUR:
-            self._start_roll()
+            self._start_roll(t_us)
         elif st == CHECK:
             self._score()
         elif st == GAMEOVER:
@@ -418,7 +445,7 @@ class Box:
         elif st == KING:
             self._set_state(JOIN)
 
-    def _on_long_roll(self):
+    def _on_long_roll(self, t_us):
         st = self.state
         if st == RESUME:
             # a new game instead: the saved one is dropped
@@ -434,7 +461,7 @@ class Box:
             else:
                 self._set_state(JOIN)
         elif st != KING:
-            self._on_roll()
+            self._on_roll(t_us)
 
     # -- the game ---------------------------------------------------------
     def players(self):
@@ -448,7 +475,7 @@ class Box:
             self.in_play = c.next_game()
         else:
             self.in_play = dice_for_choice(self.choice)
-        self.match = M.Match(stations, self.board.electronic, self.false_start_costs)
+        self.match = M.Match(stations, self.board.electronic, self.false_start_costs, self.dials)
         self.games += 1
         self.shown_roll = False
         self.scored_at = ticks.add(self.now, -LOSS_MS)
@@ -471,9 +498,11 @@ class Box:
             c.tiebreak = leaders
             self._new_game(leaders)
 
-    def _start_roll(self):
+    def _start_roll(self, t_us):
         m = self.match
         m.start_round()
+        if self.board.electronic:
+            self._plates_from(t_us)
         self.log("roll", {"round": m.round_no})
         self.shown_roll = False
         self._set_state(ROLLING)

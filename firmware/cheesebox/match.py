@@ -42,8 +42,9 @@ GAME_OVER = const(2)
 class Match:
     """Scores and wheels of one game; `electronic` picks the plate set-up."""
 
-    def __init__(self, stations, electronic, false_start_costs=False):
+    def __init__(self, stations, electronic, false_start_costs=False, dials=False):
         self.electronic = electronic
+        self.dials = dials         # answer dials: a dial always shows a plate, no refused grab
         self.false_start_costs = false_start_costs
         self.joined = bytearray(MAX_STATIONS)
         for s in stations:
@@ -119,8 +120,10 @@ class Match:
         if self.active[s] and not self.holder[s] and 0 <= k <= 7:
             self.answer[s] = k
 
-    def press(self, s):
-        """A buzzer press of station s; returns what it did."""
+    def press(self, s, plate=-1):
+        """A buzzer press of station s; returns what it did. Electronic plates:
+        `plate` is the station's plate at the grab's time (the box works it
+        out from the port's placement times); -1: the last one place()d."""
         if not self.active[s]:
             return IGNORED
         ph = self.phase
@@ -131,11 +134,12 @@ class Match:
         if ph == GRABBING:
             if self.holder[s]:
                 return IGNORED
-            if self.electronic and self.answer[s] == NO_ANSWER:
+            a = self.answer[s] if plate < 0 else plate
+            if self.electronic and a == NO_ANSWER and not self.dials:
                 self._lose_now(s, 1)
                 return REFUSED
             self.holder[s] = 1
-            self.locked[s] = self.answer[s]
+            self.locked[s] = a
             self._check_last_wheel()
             return GRAB
         if ph == CHECKING and self.holder[s]:

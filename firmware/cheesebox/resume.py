@@ -77,6 +77,7 @@ def unpack(box, d):
         if not in_play or any(x >= N_DICE for x in in_play):
             raise ValueError("dice out of range")
         m = restore(d["match"], box.board.electronic, box.false_start_costs)
+        m.dials = box.dials
         for s in range(8):
             if m.joined[s] and s >= box.n:
                 raise ValueError("station %d is not on this board" % (s + 1))

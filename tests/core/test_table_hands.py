@@ -130,3 +130,70 @@ def test_logged_loss_is_what_was_really_taken():
                   + "rollbutton\nwait 3000\nbuzz P1\nbuzz P2\nown-up P1\nrollbutton\n", log=lines.append)
     assert r["points"] == {"P1": 0, "P2": 7, "P3": 6}
     assert _scores(lines)[-1]["lost"] == {"P1": 1, "P3": 1}
+
+
+DIAL3 = "players 3\ndice yellow\n"
+ROUND_333 = "roll cheese1 cheese1 cheese1\nrollbutton\nwait 3000\n"
+
+
+def test_dial_left_on_the_right_answer_is_that_answer_next_round():
+    # round 1: P1 and P2 turn to 3 and grab; round 2: nobody touches a dial
+    r, sim = play(DIAL3 + ROUND_333 + "answer P1 3\nbuzz P1\nanswer P2 3\nbuzz P2\n"
+                  "roll cheese1 cheese1 cheese1\nwait 1500\nbuzz P3\nwait 3000\nbuzz P1\nbuzz P2\n", "pico2-8p")
+    assert r["rounds"] == 2
+    assert r["points"] == {"P1": 7, "P2": 7, "P3": 5}
+
+
+def test_dial_turned_and_buzzer_slammed_at_once_is_the_new_position():
+    # the dial reaches 3 and the buzzer goes down 20 ms later: a grab with 3
+    r, sim = play(DIAL3 + ROUND_333 + "answer P1 3\nbuzz P1\n", "pico2-8p")
+    assert r["points"]["P1"] == 7 and sim.box.match.locked[0] == 3
+    # turned 5 ms before the buzzer: the dial's position at the grab
+    r, sim = play(DIAL3 + ROUND_333 + "fingers P1=3@0 P1 5-60\n", "pico2-8p")
+    assert r["points"]["P1"] == 7 and sim.box.match.locked[0] == 3
+
+
+def test_dial_never_turned_shows_a_plate_and_never_refuses():
+    r, sim = play(DIAL3 + ROUND_333 + "buzz P1\n", "pico2-8p")
+    assert r["state"] == "grab" and sim.box.match.holder[0] == 1
+    assert sim.box.match.locked[0] == 0 and r["points"]["P1"] == 7
+
+
+def test_sim_dial_that_does_not_move_reports_nothing():
+    r, sim = play(DIAL3 + "wait 100\n", "pico2-8p")
+    seq = bytes(sim.port.answer_seq)
+    r, sim2 = play(DIAL3 + "wait 100\nanswer P1 0\nwait 100\n", "pico2-8p")
+    assert bytes(sim2.port.answer_seq) == seq
+    r, sim3 = play(DIAL3 + "wait 100\nanswer P1 4\nwait 100\n", "pico2-8p")
+    assert sim3.port.answer_seq[0] == (seq[0] + 1) & 0xFF
+    # a power cut moves no dial
+    r, sim = play(DIAL3 + "answer P1 5\npowercut\nrollbutton\n" + ROUND_333 + "buzz P1\n", "pico2-8p")
+    assert sim.box.match.locked[0] == 5
+
+
+KEYS3 = "players 3\ndice yellow\n"
+
+
+def test_key_pressed_10ms_before_the_buzzer_counts():
+    r, sim = play(KEYS3 + ROUND_333 + "fingers P1=3@0 P1 10-70\n", "pico-8p")
+    assert r["points"]["P1"] == 7 and sim.box.match.locked[0] == 3
+
+
+def test_key_pressed_after_the_buzzer_never_counts():
+    # an earlier key stands: the one pressed 3 ms after the buzzer is not the plate
+    r, sim = play(KEYS3 + ROUND_333 + "answer P1 2\nfingers P1 0-60 P1=5@3\n", "pico-8p")
+    assert sim.box.match.locked[0] == 2
+    # with no earlier key this round: a grab before placing a plate (-1)
+    r, sim = play(KEYS3 + ROUND_333 + "fingers P1 0-60 P1=5@3\n", "pico-8p")
+    assert r["points"]["P1"] == 6 and sim.box.match.holder[0] == 0
+    # the last key before the buzzer is the plate
+    r, sim = play(KEYS3 + ROUND_333 + "fingers P1=2@0 P1=4@20 P1 40-100\n", "pico-8p")
+    assert sim.box.match.locked[0] == 4
+
+
+def test_key_pressed_just_after_the_roll_starts_counts():
+    # ROLL is let go, a key goes down 2 ms later (before the box has even
+    # confirmed the ROLL release): it is this round's plate
+    r, sim = play(KEYS3 + "roll cheese1 cheese1 cheese1\nfingers ROLL 0-60 P1=3@62\nwait 3000\nbuzz P1\n",
+                  "pico-8p")
+    assert sim.box.match.locked[0] == 3 and r["points"]["P1"] == 7
