@@ -277,12 +277,25 @@ def run_line(sim, line, lineno):
         _need(args, 1, lineno, "own-up Pn")
         if sim.board.electronic:
             raise ScenarioError("line %d: own-up: board %s has electronic plates" % (lineno, sim.board.name))
-        sim.press(_player(args[0], lineno, n))
+        s = _player(args[0], lineno, n)
+        if box.state == B.CHECK and box.match.holder[s]:
+            # a player owns up after seeing the count, never in the grab's own
+            # slam (the box takes a press within 500 ms of the grab for that)
+            rest = B.SLAM_US - B.ticks.diff(sim.port.ticks_us(), box.grab_us[s])
+            if rest > 0:
+                sim.wait((rest + 999) // 1000)
+        sim.press(s)
     elif cmd == "penalty":
         _need(args, 1, lineno, "penalty Pn")
         sim.penalty(_player(args[0], lineno, n))
     elif cmd == "rollbutton":
         _need(args, 0, lineno, "rollbutton")
+        if box.state == B.CHECK:
+            # the table ends the check once the count has been up 3 s (the
+            # box holds an earlier ROLL until then: see the fingers command)
+            rest = B.CHECK_MIN_MS - B.ticks.diff(sim.port.ticks_ms(), box.state_at)
+            if rest > 0:
+                sim.wait(rest)
         sim.press(ROLL_BIT)
     elif cmd == "holdroll":
         _need(args, 1, lineno, "holdroll MS")

@@ -36,6 +36,8 @@ ROLL_MS = const(1500)          # roll animation; faces shown after it
 FRAME_MS = const(90)
 TOUR_MS = const(800)           # each face of the dice tour
 CHECK_MS = const(30000)        # plate-card check ends by itself
+CHECK_MIN_MS = const(3000)     # the true count is up this long before ROLL can end the check
+SLAM_US = const(500000)        # a holder's press this soon after their grab: the same slam
 LONG_MS = const(2000)          # long ROLL press
 GUARD_MS = const(1000)         # a late slam can't start the next roll
 GESTURE_US = const(300000)     # ROLL held this long before a buzzer: a penalty
@@ -97,6 +99,8 @@ class Box:
         self.tumble_seed = 1
         self.scored_at = now
         self.reveal_us = 0
+        self.grab_us = array("i", [0] * 8)      # when each holder grabbed
+        self.end_check = False         # ROLL pressed in the check's first 3 s
         self.roll_down = False
         self.roll_down_us = 0
         self.roll_used = False
@@ -215,7 +219,7 @@ class Box:
             return max(0, ticks.diff(self.next_frame, now))
         w = -1
         if st == CHECK:
-            w = max(0, CHECK_MS - ticks.diff(now, self.state_at))
+            w = max(0, (CHECK_MIN_MS if self.end_check else CHECK_MS) - ticks.diff(now, self.state_at))
         if not self._animate:
             return w
         if self._blinking(now):
@@ -390,6 +394,7 @@ class Box:
         elif st == GRAB:
             r = m.press(s, self._plate_at(s, t_us)) if self.board.electronic else m.press(s)
             if r == M.GRAB:
+                self.grab_us[s] = t_us
                 self.tunes.play(sound.GRAB, self.now)
                 if self.log.write is not None:
                     self.log("grab", {"p": name(s), "t_us": t_us,
@@ -402,6 +407,8 @@ class Box:
                 self._save_loss()
             self._after_grab()
         elif st == CHECK:
+            if m.holder[s] and ticks.diff(t_us, self.grab_us[s]) < SLAM_US:
+                return                      # the grab's own slam, bouncing on: not an own-up
             r = m.press(s)
             if r == M.OWNED_UP or r == M.TAKEN_BACK:
                 self.log("own_up" if r == M.OWNED_UP else "take_back", {"p": name(s)})
@@ -435,7 +442,10 @@ class Box:
         elif st == READY or st == TOUR:
             self._start_roll(t_us)
         elif st == CHECK:
-            self._score()
+            if ticks.diff(self.now, self.state_at) >= CHECK_MIN_MS:
+                self._score()
+            else:
+                self.end_check = True       # the count stays up 3 s first
         elif st == GAMEOVER:
             c = self.campaign
             if c is not None and c.tiebreak:
@@ -590,6 +600,7 @@ class Box:
 
     def _set_state(self, st):
         self.redraw = True
+        self.end_check = False
         self.state = st
         self.state_at = self.now
         if self._animate:
@@ -614,7 +625,8 @@ class Box:
                     self.tour_pos += 1
                     self.next_frame = ticks.add(now, TOUR_MS)
         elif st == CHECK:
-            if ticks.diff(now, self.state_at) >= CHECK_MS:
+            since = ticks.diff(now, self.state_at)
+            if since >= CHECK_MS or (self.end_check and since >= CHECK_MIN_MS):
                 self._score()
         if not self.flashing:
             return

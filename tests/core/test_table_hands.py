@@ -197,3 +197,27 @@ def test_key_pressed_just_after_the_roll_starts_counts():
     r, sim = play(KEYS3 + "roll cheese1 cheese1 cheese1\nfingers ROLL 0-60 P1=3@62\nwait 3000\nbuzz P1\n",
                   "pico-8p")
     assert sim.box.match.locked[0] == 3 and r["points"]["P1"] == 7
+
+
+CHECK4 = START4 + "roll cheese3 cheese1 cat\nrollbutton\nwait 3000\nbuzz P1\nbuzz P2\n"
+
+
+def test_check_shows_the_count_3s_before_roll_can_end_it():
+    # ROLL 100 ms after the last wheel: the check goes on until 3 s
+    r, sim = play(CHECK4 + "fingers P3 0-60 ROLL 100-160\nwait 1000\n")
+    assert r["state"] == "check" and r["rounds"] == 0
+    # ... an own-up in those 3 s still counts, and the check ends at 3 s by itself
+    r, sim = play(CHECK4 + "fingers P3 0-60 ROLL 100-160\nwait 1000\nfingers P2 0-60\nwait 2000\n")
+    assert r["state"] == "ready" and r["rounds"] == 1
+    assert r["points"] == {"P1": 7, "P2": 5, "P3": 7, "P4": 6}
+    # after 3 s, ROLL ends it at once
+    r, sim = play(CHECK4 + "fingers P3 0-60\nwait 3000\nfingers ROLL 0-60\n")
+    assert r["state"] == "ready" and r["rounds"] == 1
+
+
+def test_double_slam_on_the_last_wheel_is_not_an_own_up():
+    r, sim = play(CHECK4 + "fingers P3 0-60 P3 160-220\nwait 3000\nrollbutton\n")
+    assert r["points"] == {"P1": 7, "P2": 7, "P3": 7, "P4": 6}
+    # a press 600 ms after the grab is an own-up
+    r, sim = play(CHECK4 + "fingers P3 0-60 P3 600-660\nwait 3000\nrollbutton\n")
+    assert r["points"] == {"P1": 7, "P2": 7, "P3": 5, "P4": 6}
