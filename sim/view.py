@@ -164,13 +164,21 @@ class BoxView:
         sim = self.sim
         r = sim.result()
         head = [Text(r["state"], style="bold reverse")]
+        box = sim.box
+        if r["state"] == "join":
+            who = ["P%d" % (s + 1) for s in range(sim.board.stations) if box.joined[s]]
+            head.append(Text("joined " + (" ".join(who) if who else "nobody yet")))
         if r["state"] == "menu":
-            head.append(Text("choice " + CHOICES[sim.box.choice]))
+            head.append(Text("choice " + CHOICES[box.choice]))
         lines = [head]
-        if sim.box.match is not None and r["state"] not in ("join", "menu"):
-            head.append(Text("game %d" % r["games"]))
+        if box.match is not None and r["state"] not in ("join", "menu"):
+            c = r.get("campaign")
+            if c is not None:
+                head.append(Text("campaign game %d%s" % (c["game"], " (tie-break)" if box.campaign.tiebreak else "")))
+            else:
+                head.append(Text("game %d" % r["games"]))
             head.append(Text("rounds %d" % r["rounds"]))
-            if r["marked"]:
+            if r["marked"] and r["state"] == "ready":     # they start the next roll
                 head.append(Text("marked " + r["marked"]))
             if r["winner"]:
                 head.append(Text("winner " + r["winner"], style="bold green"))
@@ -178,6 +186,9 @@ class BoxView:
             lines.append([Text("%s %d%s" % (name, p, " out" if name in out else ""),
                                style="dim" if name in out else "")
                           for name, p in r["points"].items()])
+            if c is not None:
+                lines.append([Text("wins " + " ".join("%s %d" % kv for kv in c["wins"].items()))]
+                             + ([Text("king " + c["king"], style="bold yellow")] if c["king"] else []))
         head.append(Text("t %.1f s" % (sim.elapsed_ms() / 1000.0), style="dim"))
         return [Text(" \u00b7 ").join(parts) for parts in lines]
 

@@ -233,3 +233,26 @@ def test_a_placed_plate_is_drawn_without_waiting_for_a_buzzer():
     keys(game, ["1", "2", " ", " "])
     keys(game, ["q", "4"], ms=30)
     assert "dial 4" in text_of(screen(lambda c: c.print(game.view.render())))
+
+
+def test_status_counts_campaign_games_and_shows_the_tally():
+    game7 = "rollbutton\nwait 3000\nbuzz P1\nrollbutton\nwait 100\n" * 7
+    sim = headless(board(), "players 2\ndice yellow\n" + game7 + "holdroll 2500\nplayers 2\ndice king\n" + game7)
+    assert sim.box.games == 2                       # since power-up
+    text = text_of(screen(lambda c: snapshot(sim, c)))
+    assert "campaign game 1" in text and "game 2" not in text
+    assert "wins P1 1 \u00b7" not in text and "wins P1 1 P2 0" in text
+
+
+def test_join_status_says_who_has_joined():
+    sim = headless(board(), "buzz P1\nbuzz P3\n")
+    assert "joined P1 P3" in text_of(screen(lambda c: snapshot(sim, c)))
+    sim = headless(board(), "")
+    assert "joined nobody yet" in text_of(screen(lambda c: snapshot(sim, c)))
+
+
+def test_marked_player_is_shown_only_while_they_may_roll():
+    sim = headless(board(), ROUND + "rollbutton\nwait 2000\n")
+    assert "marked P3" in text_of(screen(lambda c: snapshot(sim, c)))
+    run_script(sim, "rollbutton\nwait 200")
+    assert "marked" not in text_of(screen(lambda c: snapshot(sim, c)))

@@ -453,7 +453,7 @@ class Box:
             else:
                 self._new_game(None)
         elif st == KING:
-            self._set_state(JOIN)
+            self._back_to_join()
 
     def _on_long_roll(self, t_us):
         st = self.state
@@ -469,9 +469,28 @@ class Box:
             if self.campaign is not None:
                 self._end_campaign()
             else:
-                self._set_state(JOIN)
+                self._back_to_join()
+        elif self.campaign is not None and self._in_game():
+            # the table abandons the campaign: no king, back to joining
+            self.log("abandon", {"game": self.campaign.game,
+                                 "wins": self._wins()})
+            self._back_to_join()
         elif st != KING:
             self._on_roll(t_us)
+
+    def _back_to_join(self):
+        """Joining again: nobody has joined yet; the campaign and the saved game are over."""
+        for s in range(8):
+            self.joined[s] = 0
+        self.campaign = None
+        self.match = None
+        if self.store is not None:
+            self.store.clear()
+        self._set_state(JOIN)
+
+    def _wins(self):
+        c = self.campaign
+        return dict((name(s), c.wins[s]) for s in range(8) if self.joined[s])
 
     # -- the game ---------------------------------------------------------
     def players(self):
@@ -502,6 +521,9 @@ class Box:
         if len(leaders) == 1:
             c.king = leaders[0]
             c.tiebreak = []
+            self.log("king", {"p": name(c.king), "wins": self._wins()})
+            if self.store is not None:
+                self.store.clear()          # the campaign is over: nothing to resume
             self._set_state(KING)
             self.tunes.play(sound.KING, self.now)
         else:
@@ -726,6 +748,15 @@ class Box:
                 d.score(s, 7 if self.joined[s] else 0, STATION[s])
                 d.wheel(s, OFF)
                 continue
+            c = self.campaign
+            if c is not None and (st == GAMEOVER or st == KING) and self.joined[s]:
+                # between campaign games: each track shows that player's game
+                # wins in their colour; the game's winner (the king) blinks
+                won = c.king == s if st == KING else m.winner == s
+                w = c.wins[s] if c.wins[s] < 7 else 7
+                d.score(s, w if blink or not won else 0, STATION[s])
+                d.wheel(s, WHEEL if won else OFF)
+                continue
             if not m.joined[s]:
                 d.score(s, 0, OFF)
                 d.wheel(s, OFF)
@@ -737,10 +768,7 @@ class Box:
             p = m.points[s]
             colour = SCORE_LOW if p < 4 else SCORE
             if st == GAMEOVER or st == KING:
-                if st == KING:
-                    won = self.campaign is not None and self.campaign.king == s
-                else:
-                    won = m.winner == s
+                won = m.winner == s
                 d.score(s, 7 if won and blink else p, STATION[s] if won else colour)
                 d.wheel(s, WHEEL if won else OFF)
                 continue

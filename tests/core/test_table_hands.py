@@ -221,3 +221,41 @@ def test_double_slam_on_the_last_wheel_is_not_an_own_up():
     # a press 600 ms after the grab is an own-up
     r, sim = play(CHECK4 + "fingers P3 0-60 P3 600-660\nwait 3000\nrollbutton\n")
     assert r["points"] == {"P1": 7, "P2": 7, "P3": 5, "P4": 6}
+
+
+ROUND_P1 = "rollbutton\nwait 3000\nbuzz P1\nrollbutton\nwait 100\n"
+GAME_P1 = ROUND_P1 * 7
+
+
+def test_campaign_tally_is_on_the_tracks_between_games():
+    from flowkit import track
+    from cheesebox import display as D
+    r, sim = play("players 2\ndice king\n" + GAME_P1 + "rollbutton\n" + GAME_P1 + "wait 300\n", animate=True)
+    assert r["state"] == "gameover" and r["campaign"]["wins"] == {"P1": 2, "P2": 0}
+    # P2's track: no wins; P1's: 2 wins in P1's colour (blinking, as the game's winner)
+    seen = set()
+    for _ in range(8):
+        sim.wait(130)
+        sim.box.step()
+        lit, colour, wheel = track(sim, 0)
+        seen.add((lit, colour))
+        assert track(sim, 1)[0] == 0
+    assert (2, D.STATION[0]) in seen
+
+
+def test_campaign_can_be_abandoned_in_a_game_and_ended_at_game_over():
+    lines = []
+    r, sim = play("players 2\ndice king\n" + ROUND_P1 * 2 + "holdroll 2500\n", log=lines.append)
+    assert r["state"] == "join" and "campaign" not in r and not r["saved"]
+    assert '"abandon"' in lines[-1]
+    # a new campaign starts from nothing: nobody has joined
+    r, sim = play("players 2\ndice king\n" + ROUND_P1 * 2 + "holdroll 2500\nplayers 2\ndice king\n")
+    assert r["campaign"] == {"game": 1, "wins": {"P1": 0, "P2": 0}, "king": None}
+    # at game over: hold ROLL 2 s ends it and crowns the king; no saved game is left
+    r, sim = play("players 2\ndice king\n" + GAME_P1 + "holdroll 2500\n")
+    assert r["state"] == "king" and r["campaign"]["king"] == "P1" and not r["saved"]
+
+
+def test_back_to_joining_nobody_is_joined():
+    r, sim = play("players 2\ndice yellow\n" + GAME_P1 + "holdroll 2500\nbuzz P1\n")
+    assert r["state"] == "join" and list(sim.box.joined[:2]) == [1, 0]
