@@ -45,7 +45,9 @@ def main(argv=None):
     ap.add_argument("--board", default="pico-4p", help="board name in boards/ or a path (default pico-4p)")
     ap.add_argument("--script", help="scenario file to run in virtual time")
     ap.add_argument("--json", action="store_true", help="print the final state as one JSON object")
-    ap.add_argument("--seed", type=int, default=1, help="random seed (rolls not forced by the script)")
+    ap.add_argument("--seed", type=int, default=None,
+                    help="random seed: the same seed rolls the same dice (default: a fresh one for play,"
+                         " printed; 1 for --script)")
     ap.add_argument("--dice", help="dice file replacing the default dice")
     ap.add_argument("--false-start-costs", action="store_true", help="house rule: a false start costs 1 point")
     ap.add_argument("--timing", action="store_true", help="report virtual time / wall time on stderr")
@@ -69,7 +71,7 @@ def main(argv=None):
     log_file = None
     if args.log:
         log_file = sys.stderr if args.log == "-" else open(args.log, "w")
-    sim = Sim(board, seed=args.seed, dice=dice, false_start_costs=args.false_start_costs,
+    sim = Sim(board, seed=1 if args.seed is None else args.seed, dice=dice, false_start_costs=args.false_start_costs,
               log=(lambda line: print(line, file=log_file)) if log_file else None)
     sim.box.animate = False
     t0 = time.perf_counter()

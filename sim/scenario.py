@@ -54,6 +54,7 @@ class Sim:
     def __init__(self, board, seed=1, dice=None, false_start_costs=False, fs=None, log=None):
         from cheesebox.dice import RandomRoller
         self.board = board
+        self.seed = seed
         self.rng = SeededRandom(seed)
         self.dice = dice
         self.false_start_costs = false_start_costs

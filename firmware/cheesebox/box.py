@@ -376,6 +376,10 @@ class Box:
             if m.marked == s:
                 if ticks.diff(self.now, self.scored_at) >= GUARD_MS:
                     self._start_roll(t_us)
+                else:
+                    # a late slam right after scoring does not roll: say so
+                    self.tunes.play(sound.TOO_SOON, self.now)
+                    self.log("too_soon", {"p": name(s)})
             elif m.marked < 0 and m.round_no == 0 and m.active[s]:
                 self._set_state(TOUR)
                 self.tour_pos = 0
@@ -775,6 +779,10 @@ class Box:
             if loss_blink and m.lost[s]:
                 # blink the points just lost
                 d.score(s, p, colour, m.lost[s], BAD if blink else OFF)
+            elif st == CHECK and m.owned[s]:
+                # owned up: the points at stake blink red, with the wheel LED
+                take = 2 if p > 2 else p
+                d.score(s, p - take, colour, take, BAD if blink else OFF)
             else:
                 d.score(s, p, colour)
             if self.flash_on[s]:
@@ -782,7 +790,8 @@ class Box:
             elif m.holder[s] and st in (GRAB, CHECK):
                 w = BAD if (st == CHECK and m.owned[s] and blink) else WHEEL
             elif st == READY and m.marked == s:
-                w = MARK if blink else OFF
+                # steady while their buzzer cannot roll yet (1 s), then blinking
+                w = MARK if blink or ticks.diff(now, self.scored_at) < GUARD_MS else OFF
             elif st == CHECK and not m.holder[s]:
                 w = BAD
             else:

@@ -259,3 +259,44 @@ def test_campaign_can_be_abandoned_in_a_game_and_ended_at_game_over():
 def test_back_to_joining_nobody_is_joined():
     r, sim = play("players 2\ndice yellow\n" + GAME_P1 + "holdroll 2500\nbuzz P1\n")
     assert r["state"] == "join" and list(sim.box.joined[:2]) == [1, 0]
+
+
+def _leds(sim, s):
+    ci, start = sim.board.tracks[s]
+    buf = sim.port.rgb[ci]
+    return [tuple(buf[3 * (start + i):3 * (start + i) + 3]) for i in range(8)]
+
+
+def test_marked_press_too_soon_has_a_sign():
+    from cheesebox import display as D
+    lines = []
+    # P4 is marked; slams 300 ms after scoring: no roll, but a sign (log, tune)
+    r, sim = play(ROUND1 + "wait 200\nbuzz P4\n", log=lines.append)
+    assert r["state"] == "ready" and '"too_soon"' in lines[-1]
+    # the wheel LED is steady white while the buzzer cannot roll, then blinks
+    r, sim = play(ROUND1, animate=True)
+    for _ in range(6):
+        sim.wait(120)
+        sim.box.step()
+        assert _leds(sim, 3)[7] == D.MARK
+    seen = set()
+    for _ in range(8):
+        sim.wait(130)
+        sim.box.step()
+        seen.add(_leds(sim, 3)[7])
+    assert seen == {D.MARK, D.OFF}
+
+
+def test_own_up_has_its_own_sign():
+    from cheesebox import display as D
+    r, sim = play(CHECK4 + "buzz P3\nown-up P2\n", animate=True)
+    red = set()
+    for _ in range(8):
+        sim.wait(130)
+        sim.box.step()
+        leds = _leds(sim, 1)
+        red.add(leds[5] == D.BAD and leds[6] == D.BAD)
+        assert leds[4] == D.SCORE               # the 5 points that stay
+    assert red == {True, False}                 # the 2 at stake blink red
+    # a player who did not own up: all 7 points steady
+    assert _leds(sim, 0)[:7] == [D.SCORE] * 7
