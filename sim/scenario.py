@@ -339,3 +339,11 @@ def run_script(sim, text):
                 raise
             raise ScenarioError("line %d: %s" % (lineno, e))
     return sim.result()
+
+
+def unused_roll(sim):
+    """A ScenarioError for a forced roll no reveal used by now, or None."""
+    if sim.roller.queue:
+        return ScenarioError("line %d: this roll was never used (no roll was revealed after it)"
+                             % sim.roller.queue[0][0])
+    return None
