@@ -379,7 +379,6 @@ class Box:
                 else:
                     # a late slam right after scoring does not roll: say so
                     self.tunes.play(sound.TOO_SOON, self.now)
-                    self.log("too_soon", {"p": name(s)})
             elif m.marked < 0 and m.round_no == 0 and m.active[s]:
                 self._set_state(TOUR)
                 self.tour_pos = 0
@@ -476,8 +475,6 @@ class Box:
                 self._back_to_join()
         elif self.campaign is not None and self._in_game():
             # the table abandons the campaign: no king, back to joining
-            self.log("abandon", {"game": self.campaign.game,
-                                 "wins": self._wins()})
             self._back_to_join()
         elif st != KING:
             self._on_roll(t_us)
@@ -492,9 +489,6 @@ class Box:
             self.store.clear()
         self._set_state(JOIN)
 
-    def _wins(self):
-        c = self.campaign
-        return dict((name(s), c.wins[s]) for s in range(8) if self.joined[s])
 
     # -- the game ---------------------------------------------------------
     def players(self):
@@ -525,7 +519,6 @@ class Box:
         if len(leaders) == 1:
             c.king = leaders[0]
             c.tiebreak = []
-            self.log("king", {"p": name(c.king), "wins": self._wins()})
             if self.store is not None:
                 self.store.clear()          # the campaign is over: nothing to resume
             self._set_state(KING)
