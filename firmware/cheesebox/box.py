@@ -315,8 +315,8 @@ class Box:
                 if self._in_game():
                     self._penalty(inp)
                 return
-        if self.log.write is not None and self._in_game():
-            self.log("press", {"p": name(inp), "t_us": t_us})
+        if self.log.write is not None and self._in_game() and self.match.joined[inp]:
+            self.log("press", {"p": name(inp), "t_us": t_us})     # a player's press only
         self._on_buzz(inp, t_us)
 
     def _input_name(self, inp):

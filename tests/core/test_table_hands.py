@@ -307,3 +307,11 @@ def test_own_up_has_its_own_sign():
     assert red == {True, False}                 # the 2 at stake blink red
     # a player who did not own up: all 7 points steady
     assert _leds(sim, 0)[:7] == [D.SCORE] * 7
+
+
+def test_presses_of_stations_not_in_the_game_are_not_logged_as_players():
+    import json
+    lines = []
+    play("players 2\ndice yellow\nrollbutton\nwait 3000\nbuzz P3\nbuzz P1\n", log=lines.append)
+    presses = [json.loads(x)["p"] for x in lines if '"press"' in x]
+    assert presses == ["P1"]
