@@ -6,6 +6,7 @@
 #   make flash   copy the firmware + boards/$(BOARD).json to a Pico (docs/deploy.md)
 #   make bench   measured figures (docs/bench.md)
 #   make clean   remove .venv and caches
+#   make help    this list (and the finer targets)
 #
 # .venv is (re)built when it is missing or requirements.txt is newer than
 # .venv/.stamp.
@@ -30,7 +31,7 @@ MICROPYPATH_ := firmware:.:tests/core
 
 export BLINKA_OS_AGNOSTIC := 1
 
-.PHONY: all venv test check-mpy typecheck test-mp test-py sim bench flash package-json clean
+.PHONY: all venv test check-mpy typecheck test-mp test-py sim bench flash package-json clean help
 
 all: test
 
@@ -105,3 +106,10 @@ bench: $(STAMP)
 clean:
 	rm -rf $(VENV) $(TDIR) .pytest_cache .hypothesis build bench/node_modules
 	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +
+
+help:
+	@grep -E '^#   make ' Makefile | sed 's/^#   //'
+	@echo "parts of make test: make check-mpy (mpy-cross), make typecheck (pyright),"
+	@echo "  make test-mp (core tests on MicroPython), make test-py (pytest)"
+	@echo "make package-json   rewrite package.json (mpremote mip) after adding or removing a firmware file"
+	@echo "make sim ARGS=\"--board pico-8p --seed 7\"   options: python -m sim --help"
