@@ -354,7 +354,12 @@ class Table:
                     self.place(s, r.randrange(8))         # after the grab: locked
             else:
                 self.buzz(s, grab=s)
-        # plate cards: own up
+        # plate cards: own up. The table looks at the count first: the box
+        # takes ROLL only after 3 s, and a press within 500 ms of a grab for
+        # that grab's slam (test_table_hands.py tests both)
+        if box.state == B.CHECK:
+            self.sim.wait(3000)
+            self.check()
         t_check = 0
         while box.state == B.CHECK:
             x = r.random()
