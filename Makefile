@@ -6,6 +6,15 @@
 #   make flash   copy the firmware + boards/$(BOARD).json to a Pico (docs/deploy.md)
 #   make bench   measured figures (docs/bench.md)
 #   make clean   remove .venv and caches
+#   make help    this list (and the finer targets)
+#   make emu     the real firmware on an emulated Pico, in the terminal view (docs/emulator.md)
+#   make emu-deps   install the emulator (rp2040js, pinned) into emu/node_modules
+#   make test-emu   only the emulated-Pico suite (part of make test)
+#   make dicelab the odds of every answer for each dice choice (docs/host-tools.md)
+#   make monitor live referee screen following a box on USB (PORT=auto)
+#   make report  game-night statistics from saved logs (LOGS="a.log b.log")
+#   make wokwi   regenerate the Wokwi projects in boards/wokwi/
+#   make balance Cheesonomics balance lab: bot games per player count (docs/cheesonomics.md)
 #
 # .venv is (re)built when it is missing or requirements.txt is newer than
 # .venv/.stamp.
@@ -30,8 +39,7 @@ MICROPYPATH_ := firmware:.:tests/core
 
 export BLINKA_OS_AGNOSTIC := 1
 
-.PHONY: all venv test check-mpy typecheck test-mp test-py sim bench flash package-json clean \
-        dicelab monitor report wokwi
+.PHONY: all venv test check-mpy typecheck test-mp test-py sim bench flash package-json clean help dicelab monitor report wokwi balance emu emu-deps test-emu
 
 all: test
 
@@ -115,7 +123,16 @@ report: $(STAMP)
 	$(PY) host_tools/eventlog.py --report $(REPORT) --file $(LOGS) $(ARGS)
 wokwi: $(STAMP)
 	$(PY) host_tools/wokwi.py --all
+balance: $(STAMP)
+	$(PY) host_tools/balance.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) $(TDIR) .pytest_cache .hypothesis build bench/node_modules
 	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +
+
+help:
+	@grep -E '^#   make ' Makefile | sed 's/^#   //'
+	@echo "parts of make test: make check-mpy (mpy-cross), make typecheck (pyright),"
+	@echo "  make test-mp (core tests on MicroPython), make test-py (pytest)"
+	@echo "make package-json   rewrite package.json (mpremote mip) after adding or removing a firmware file"
+	@echo "make sim ARGS=\"--board pico-8p --seed 7\"   options: python -m sim --help"

@@ -16,6 +16,7 @@ import { Ws2812Decoder } from './ws2812.mjs';
 import { Hc165Chain } from './hc165.mjs';
 
 const CYCLE_NS = 8;                  // 125 MHz
+const WAIT_TXFIFO = 3, WAIT_OUT = 5; // rp2040js WaitType: stalled for TX data
 const WD_REASON_TIMER = 1, WD_REASON_FORCE = 2;
 const FLASH_SIZE = 2 * 1024 * 1024;
 
@@ -66,6 +67,7 @@ export class Pico {
     this.pace = 0;                 // >0: never faster than real time x pace
     this.scratch = new Uint32Array(8);
     this.instructions = 0;
+    this._pioNow = -1;
     this._build(this.opts.flash, 0);
   }
 
@@ -146,8 +148,8 @@ export class Pico {
       // a flash operation takes time on a real chip (the CPU waits):
       // W25Q16 typical 45 ms a 4 KiB sector erase, 0.4 ms a 256-byte page
       const ns = kind === 'erase' ? 45e6 * Math.ceil(count / 4096) : 0.4e6 * Math.ceil(count / 256);
+      if (this.pioRunning()) this._stepPio(ns / CYCLE_NS, this.clock.nanos);
       this.clock.tick(ns);
-      if (this.pioRunning()) this._stepPio(ns / CYCLE_NS);
       core.PC = core.LR & ~1;
       this.flashOps++;
       if (this.flashOpHook) this.flashOpHook(kind, addr, count);
@@ -260,7 +262,7 @@ export class Pico {
   flashImage() { return new Uint8Array(this.mcu.flash); }
 
   /** emulated ns since the first power-on (monotonic across resets) */
-  get nanos() { return this.timeOffset + this.clock.nanos; }
+  get nanos() { return this.timeOffset + (this._pioNow >= 0 ? this._pioNow : this.clock.nanos); }
 
   // -- serial -----------------------------------------------------------------
   send(bytes) {
@@ -288,26 +290,43 @@ export class Pico {
 
   pioRunning() { const p = this.mcu.pio; return !(p[0].stopped && p[1].stopped); }
 
-  _stepPio(cycles) {
+  /**
+   * Step every running state machine by `cycles` CPU cycles that began at
+   * clock time `base` (ns). Each PIO step is stamped with its own instant, so
+   * a pin it drives (a WS2812 wire) changes at the right nanosecond; [delay]
+   * cycles are skipped in bulk, and a machine stalled on an empty TX FIFO
+   * costs nothing until data arrives (it does nothing on a real chip either).
+   */
+  _stepPio(cycles, base) {
     for (const pio of this.mcu.pio) {
       if (pio.stopped) continue;
-      let any = false;
       for (const m of pio.machines) {
         if (!m.enabled) continue;
         const div = m.clockDivInt === 0 ? 65536 : m.clockDivInt + m.clockDivFrac / 256;
-        m._acc += cycles;
-        while (m._acc >= div) {
-          m._acc -= div;
-          if (m._stall > 0) { m._stall--; continue; }
+        let acc = m._acc + cycles;
+        while (acc >= div) {
+          if (m._stall > 0) {
+            const n = Math.min(m._stall, Math.floor(acc / div));
+            m._stall -= n;
+            acc -= n * div;
+            continue;
+          }
+          if (m.waiting && (m.waitType === WAIT_TXFIFO || m.waitType === WAIT_OUT) && m.txFIFO.empty) {
+            acc %= div;
+            break;
+          }
+          acc -= div;
+          this._pioNow = base + (cycles - acc) * CYCLE_NS;
           const c0 = m.cycles;
           m.step();
+          pio.checkChangedPins();
           const dc = m.cycles - c0;
           if (dc > 1) m._stall += dc - 1;
-          any = true;
         }
+        m._acc = acc;
       }
-      if (any) pio.checkChangedPins();
     }
+    this._pioNow = -1;
   }
 
   /** Run until pred() is true (resolves true) or the emulated/wall limit (false). */
@@ -366,18 +385,21 @@ export class Pico {
     if (this.pace > 0) limit = this.nanos + 5e6;   // 5 ms slices
     for (let i = 0; i < n; i++) {
       const pio = this.pioRunning();
+      const t0 = clock.nanos;
       if (core.waiting) {
         const na = clock.nextAlarm;
-        let dt = na ? Math.max(0, na.nanos - clock.nanos) : 1e6;
+        let dt = na ? Math.max(0, na.nanos - t0) : 1e6;
         if (pio) dt = Math.min(dt, 1e6);            // let a PIO IRQ wake the core within 1 ms
+        // the PIO runs up to the alarm first: a pin an alarm changes is seen
+        // by the sampler at its own instant, not up to 1 ms early
+        if (pio && dt) this._stepPio(dt / CYCLE_NS, t0);
         clock.tick(dt);
-        if (pio && dt) this._stepPio(dt / CYCLE_NS);
         i += Math.max(1, dt / CYCLE_NS / 64);
       } else {
         const c = core.executeInstruction();
         this.instructions++;
+        if (pio) this._stepPio(c, t0);
         clock.tick(c * CYCLE_NS);
-        if (pio) this._stepPio(c);
       }
       if (this._pendingReset || this._yield || this.nanos >= limit) break;
     }

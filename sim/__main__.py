@@ -17,14 +17,38 @@ os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
 from cheesebox.board import BoardError, read_board  # noqa: E402
 from cheesebox.dice import DiceError, load_dice  # noqa: E402
-from sim.scenario import ScenarioError, Sim, run_script  # noqa: E402
+from sim.scenario import ScenarioError, Sim, run_script, unused_roll  # noqa: E402
 
 
 def board_path(name):
     """A board name from boards/ or a path to a board file."""
     if os.sep in name or name.endswith(".json"):
         return name
-    return os.path.join(ROOT, "boards", name + ".json")
+    path = os.path.join(ROOT, "boards", name + ".json")
+    if not os.path.exists(path):
+        known = sorted(f[:-5] for f in os.listdir(os.path.join(ROOT, "boards")) if f.endswith(".json"))
+        raise BoardError("%s: no such board (boards: %s; or give a board file's path)"
+                         % (name, ", ".join(known)))
+    return path
+
+
+def read_script(path):
+    """A scenario file's text; ScenarioError if it cannot be one (not UTF-8
+    text, binary, empty). A UTF-8 byte-order mark is fine."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise ScenarioError("cannot be read (%s)" % (e.strerror or e))
+    if b"\0" in data:
+        raise ScenarioError("is not a text file (it holds NUL bytes: binary?)")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise ScenarioError("is not UTF-8 text (byte %d)" % e.start)
+    if not any(line.split("#", 1)[0].strip() for line in text.splitlines()):
+        raise ScenarioError("has no commands (empty, or only comments): see docs/scenarios.md")
+    return text
 
 
 def load_dice_file(path):
@@ -49,7 +73,9 @@ def main(argv=None):
     ap.add_argument("--board", default="pico-4p", help="board name in boards/ or a path (default pico-4p)")
     ap.add_argument("--script", help="scenario file to run in virtual time")
     ap.add_argument("--json", action="store_true", help="print the final state as one JSON object")
-    ap.add_argument("--seed", type=int, default=1, help="random seed (rolls not forced by the script)")
+    ap.add_argument("--seed", type=int, default=None,
+                    help="random seed: the same seed rolls the same dice (default: a fresh one for play,"
+                         " printed; 1 for --script)")
     ap.add_argument("--dice", help="dice file replacing the default dice")
     ap.add_argument("--false-start-costs", action="store_true", help="house rule: a false start costs 1 point")
     ap.add_argument("--timing", action="store_true", help="report virtual time / wall time on stderr")
@@ -65,20 +91,26 @@ def main(argv=None):
         from sim.view import play
         return play(board, seed=args.seed, dice=dice, false_start_costs=args.false_start_costs)
     try:
-        with open(args.script) as f:
-            text = f.read()
-    except OSError as e:
-        print("error: %s: cannot be read (%s)" % (args.script, e), file=sys.stderr)
+        text = read_script(args.script)
+    except ScenarioError as e:
+        print("error: %s: %s" % (args.script, e), file=sys.stderr)
         return 2
     log_file = None
     if args.log:
-        log_file = sys.stderr if args.log == "-" else open(args.log, "w")
-    sim = Sim(board, seed=args.seed, dice=dice, false_start_costs=args.false_start_costs,
+        try:
+            log_file = sys.stderr if args.log == "-" else open(args.log, "w")
+        except OSError as e:
+            print("error: --log %s: cannot be written (%s)" % (args.log, e.strerror or e), file=sys.stderr)
+            return 2
+    sim = Sim(board, seed=1 if args.seed is None else args.seed, dice=dice, false_start_costs=args.false_start_costs,
               log=(lambda line: print(line, file=log_file)) if log_file else None)
     sim.box.animate = False
     t0 = time.perf_counter()
     try:
         result = run_script(sim, text)
+        left_over = unused_roll(sim)
+        if left_over is not None:
+            raise left_over
     except ScenarioError as e:
         print("error: %s: %s" % (args.script, e), file=sys.stderr)
         return 2

@@ -6,6 +6,8 @@ from sim.simport import ROLL_BIT
 
 PRESS_MS = 60      # how long a finger holds a button for a clean press
 GAP_MS = 40        # and the pause before the next command
+PLACE_MS = 20      # a plate placed: the finger reaches the buzzer 20 ms later
+PENALTY_LEAD_MS = 400   # ROLL held this long before the buzzer (the box needs 300)
 
 
 def steps(port, box, t_us):
@@ -27,6 +29,9 @@ def steps(port, box, t_us):
         wake = box.next_wake()
         if wake >= 0:
             nxt = port.t + wake * 1000
+        rep = port.next_report()        # a plate placed: the box sees it then
+        if rep >= 0 and (nxt < 0 or rep < nxt):
+            nxt = rep if rep > port.t else port.t
         if edges:
             first = edges[0]
             if wanted(first[1], first[2]):
@@ -60,11 +65,19 @@ def press(port, bit, hold_ms=PRESS_MS, gap_ms=GAP_MS):
     return t + (hold_ms + gap_ms) * 1000
 
 
+def place(port, s, k):
+    """A finger presses answer key k of station s (or turns its dial to k),
+    then moves to the buzzer; returns when the buzzer can be pressed."""
+    port.place(s, k)
+    return port.t + PLACE_MS * 1000
+
+
 def penalty(port, s):
-    """Hold ROLL, press station s's buzzer, let go of both; returns the end."""
+    """Hold ROLL 400 ms, press station s's buzzer, let go of both; returns the end."""
     t = port.t
+    lead = PENALTY_LEAD_MS * 1000
     port.schedule(t, ROLL_BIT, 1)
-    port.schedule(t + 20000, s, 1)
-    port.schedule(t + 60000, s, 0)
-    port.schedule(t + 80000, ROLL_BIT, 0)
-    return t + 120000
+    port.schedule(t + lead, s, 1)
+    port.schedule(t + lead + 40000, s, 0)
+    port.schedule(t + lead + 60000, ROLL_BIT, 0)
+    return t + lead + 100000

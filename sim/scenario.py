@@ -54,6 +54,7 @@ class Sim:
     def __init__(self, board, seed=1, dice=None, false_start_costs=False, fs=None, log=None):
         from cheesebox.dice import RandomRoller
         self.board = board
+        self.seed = seed
         self.rng = SeededRandom(seed)
         self.dice = dice
         self.false_start_costs = false_start_costs
@@ -70,7 +71,8 @@ class Sim:
         """Power up (or a watchdog reset): a new box on the same board, flash and clock."""
         animate = self.box.animate if self.boots else True
         if self.boots:
-            self.port = SimPort(self.board, start_us=self.port.t)
+            # a power cut moves no dial
+            self.port = SimPort(self.board, start_us=self.port.t, dials=self.port.dial)
         self.boots += 1
         self.box = B.Box(self.board, self.port, self.rng, dice=self.dice, roller=self.roller,
                          false_start_costs=self.false_start_costs,
@@ -102,6 +104,10 @@ class Sim:
     def press(self, bit, hold_ms=PRESS_MS, gap_ms=GAP_MS):
         """One clean press and release of input `bit` (8 = ROLL), then a pause."""
         self.run_until(drive.press(self.port, bit, hold_ms, gap_ms))
+
+    def place(self, s, k):
+        """Electronic plates: press key k (or turn the dial to k), 20 ms."""
+        self.run_until(drive.place(self.port, s, k))
 
     def penalty(self, s):
         """Hold ROLL, press the player's buzzer, let go of both."""
@@ -170,6 +176,50 @@ def _need(args, k, lineno, usage):
         raise ScenarioError("line %d: usage: %s" % (lineno, usage))
 
 
+def _fingers(sim, args, lineno, n):
+    """`fingers INPUT FROM-TO ...`: presses that overlap, times in ms from now."""
+    usage = ("fingers ROLL|Pn FROM-TO | Pn=K@AT ... (ms from now; Pn=K@AT: Pn's plate K at AT ms;"
+             " e.g. fingers ROLL 0-100 P2 20-80)")
+    t = sim.port.t
+    end = t
+    i = 0
+    plates = []
+    while i < len(args):
+        if "=" in args[i]:
+            who, _, rest = args[i].partition("=")
+            k, _, at = rest.partition("@")
+            s = _player(who, lineno, n)
+            if not sim.board.electronic:
+                raise ScenarioError("line %d: %s: board %s has plate cards, not electronic plates"
+                                    % (lineno, args[i], sim.board.name))
+            plates.append((_int(at, lineno, 0, 10 ** 7, "a plate time"), s,
+                           _int(k, lineno, 0, 7, "a plate")))
+            i += 1
+            continue
+        if i + 1 >= len(args):
+            raise ScenarioError("line %d: usage: %s" % (lineno, usage))
+        who = args[i]
+        bit = ROLL_BIT if who.upper() == "ROLL" else _player(who, lineno, n)
+        span = args[i + 1].split("-")
+        if len(span) != 2:
+            raise ScenarioError("line %d: usage: %s" % (lineno, usage))
+        a = _int(span[0], lineno, 0, 10 ** 7, "a press start")
+        b = _int(span[1], lineno, 0, 10 ** 7, "a press end")
+        if b <= a:
+            raise ScenarioError("line %d: %s is let go (%d ms) before it is pressed (%d ms)"
+                                % (lineno, who, b, a))
+        sim.port.schedule(t + a * 1000, bit, 1)
+        sim.port.schedule(t + b * 1000, bit, 0)
+        end = max(end, t + (b + GAP_MS) * 1000)
+        i += 2
+    if not args:
+        raise ScenarioError("line %d: usage: %s" % (lineno, usage))
+    for at, s, k in sorted(plates):
+        sim.port.place(s, k, t + at * 1000)
+        end = max(end, t + (at + GAP_MS) * 1000)
+    sim.run_until(end)
+
+
 def run_line(sim, line, lineno):
     """Carry out one scenario line."""
     text = line.split("#", 1)[0].strip()
@@ -188,7 +238,7 @@ def run_line(sim, line, lineno):
         if not sim.board.electronic:
             raise ScenarioError("line %d: answer: board %s has plate cards, not electronic plates"
                                 % (lineno, sim.board.name))
-        sim.port.place(_player(args[0], lineno, n), _int(args[1], lineno, 0, 7, "a plate"))
+        sim.place(_player(args[0], lineno, n), _int(args[1], lineno, 0, 7, "a plate"))
     elif cmd == "wait":
         _need(args, 1, lineno, "wait MS")
         sim.wait(_int(args[0], lineno, 0, 10 ** 9, "wait"))
@@ -228,12 +278,25 @@ def run_line(sim, line, lineno):
         _need(args, 1, lineno, "own-up Pn")
         if sim.board.electronic:
             raise ScenarioError("line %d: own-up: board %s has electronic plates" % (lineno, sim.board.name))
-        sim.press(_player(args[0], lineno, n))
+        s = _player(args[0], lineno, n)
+        if box.state == B.CHECK and box.match.holder[s]:
+            # a player owns up after seeing the count, never in the grab's own
+            # slam (the box takes a press within 500 ms of the grab for that)
+            rest = B.SLAM_US - B.ticks.diff(sim.port.ticks_us(), box.grab_us[s])
+            if rest > 0:
+                sim.wait((rest + 999) // 1000)
+        sim.press(s)
     elif cmd == "penalty":
         _need(args, 1, lineno, "penalty Pn")
         sim.penalty(_player(args[0], lineno, n))
     elif cmd == "rollbutton":
         _need(args, 0, lineno, "rollbutton")
+        if box.state == B.CHECK:
+            # the table ends the check once the count has been up 3 s (the
+            # box holds an earlier ROLL until then: see the fingers command)
+            rest = B.CHECK_MIN_MS - B.ticks.diff(sim.port.ticks_ms(), box.state_at)
+            if rest > 0:
+                sim.wait(rest)
         sim.press(ROLL_BIT)
     elif cmd == "holdroll":
         _need(args, 1, lineno, "holdroll MS")
@@ -244,6 +307,8 @@ def run_line(sim, line, lineno):
     elif cmd == "hold":
         _need(args, 2, lineno, "hold Pn MS")
         sim.press(_player(args[0], lineno, n), hold_ms=_int(args[1], lineno, 1, 10 ** 7, "hold"))
+    elif cmd == "fingers":
+        _fingers(sim, args, lineno, n)
     elif cmd == "powercut":
         _need(args, 0, lineno, "powercut")
         sim.boot()
@@ -274,3 +339,11 @@ def run_script(sim, text):
                 raise
             raise ScenarioError("line %d: %s" % (lineno, e))
     return sim.result()
+
+
+def unused_roll(sim):
+    """A ScenarioError for a forced roll no reveal used by now, or None."""
+    if sim.roller.queue:
+        return ScenarioError("line %d: this roll was never used (no roll was revealed after it)"
+                             % sim.roller.queue[0][0])
+    return None

@@ -9,12 +9,23 @@ Button edges are scheduled at virtual times and reach the capture as the
 Pico's PIO sampler delivers them: one word per 16 us loop whose snapshot
 changed, decoded by the firmware's SampleDecoder; two presses seen by the
 same loop are a tie.
+
+Electronic plates are reported as the contract lets the Pico report them, at
+its slowest: a key press is stamped by the next key read (reads 10 ms apart)
+and reported then; a dial is read every 5 ms and reported 10 ms after the
+read that first saw its new position; a dial that does not move reports
+nothing, and every dial's position is reported when the port starts.
 """
+from array import array
+
 from cheesebox import ticks
 from cheesebox.sampler import LOOP_US, WORD_BITS, SampleDecoder
 
 START_MS = ticks.PERIOD - 20000     # the ms ticks wrap 20 s into the run
 ROLL_BIT = 8
+KEY_READ_US = 10000     # answer keys: the slowest read the port contract allows
+DIAL_READ_US = 5000     # dials: a read every 5 ms,
+DIAL_SETTLE_US = 10000  # reported 10 ms after the first read at the new position
 
 
 def encode(loop_n, level_bits, pins, base, width, active_low=True):
@@ -31,7 +42,7 @@ def encode(loop_n, level_bits, pins, base, width, active_low=True):
 
 
 class SimPort:
-    def __init__(self, board, start_us=None):
+    def __init__(self, board, start_us=None, dials=None):
         self.board = board
         self.t = START_MS * 1000 if start_us is None else start_us   # virtual us
         self.t0 = self.t                # the sampler starts with the port
@@ -48,6 +59,13 @@ class SimPort:
         self.edges = []                 # scheduled (t_us, bit, level), sorted
         self.answer_val = bytearray(8)
         self.answer_seq = bytearray(8)
+        self.answer_us = array("i", [0] * 8)
+        self.reports = []               # placements not yet reported: (due us, s, value, stamp us)
+        self.plates = board.plates
+        self.dial = bytearray(dials if dials is not None else 8)   # where each dial stands
+        if self.plates == "dial":
+            for s in range(board.stations):
+                self.reports.append((self.t, s, self.dial[s], self.t))
         n = len(board.chains)
         self.rgb = [bytes(c.pixels * 3) for c in board.chains]   # last frame shown
         self.shows = [0] * n            # how many times each chain was written
@@ -66,6 +84,8 @@ class SimPort:
         """Deliver due edges as the Pico's sampler would: one word per 16 us
         loop in which the snapshot changed, decoded by the firmware's own
         SampleDecoder."""
+        if self.reports and self.reports[0][0] <= self.t:
+            self._report_answers()
         edges = self.edges
         now = self.t
         if not edges or edges[0][0] > now:
@@ -130,7 +150,42 @@ class SimPort:
                 return t
         return -1
 
-    def place(self, s, k):
-        """Electronic plates: station s puts down plate k."""
-        self.answer_val[s] = k
-        self.answer_seq[s] = (self.answer_seq[s] + 1) & 0xFF
+    def place(self, s, k, t=None):
+        """Electronic plates: station s presses key k, or turns its dial to k,
+        now (or at virtual time t). The port reports it later, as the Pico's
+        would (see above)."""
+        if t is None:
+            t = self.t
+        if self.plates == "dial":
+            if self.dial[s] == k:
+                return                  # the dial does not move: nothing to report
+            self.dial[s] = k
+            stamp = self._next_read(t, DIAL_READ_US)
+            due = stamp + DIAL_SETTLE_US
+        else:
+            stamp = due = self._next_read(t, KEY_READ_US)
+        e = (due, s, k, stamp)
+        i = len(self.reports)
+        while i > 0 and self.reports[i - 1][0] > due:
+            i -= 1
+        self.reports.insert(i, e)
+
+    def next_report(self):
+        """When the next placement is reported (virtual us), -1 if none."""
+        return self.reports[0][0] if self.reports else -1
+
+    def _next_read(self, t, period):
+        """The first read at or after t of a reader running every period us."""
+        return self.t0 + -(-(t - self.t0) // period) * period
+
+    def _report_answers(self):
+        now = self.t
+        reps = self.reports
+        k = 0
+        while k < len(reps) and reps[k][0] <= now:
+            _, s, v, stamp = reps[k]
+            self.answer_val[s] = v
+            self.answer_us[s] = stamp & ticks.MASK
+            self.answer_seq[s] = (self.answer_seq[s] + 1) & 0xFF
+            k += 1
+        del reps[:k]

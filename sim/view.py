@@ -20,6 +20,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from cheesebox import box as B
 from cheesebox import sound
 from cheesebox.board import TRACK_PIXELS
 from cheesebox.dice import CHOICES
@@ -44,14 +45,45 @@ TUNES = dict((id(v), k.lower().replace("_", " ")) for k, v in vars(sound).items(
 HINTS = {
     "join": "buzzers join and leave; ROLL starts (2 players or more)",
     "menu": "any buzzer: next dice choice; ROLL confirms",
-    "ready": "ROLL rolls (or the marked player's buzzer); a buzzer before the first roll: dice tour",
+    "ready": "ROLL rolls",
     "tour": "a buzzer stops the tour; ROLL rolls",
     "rolling": "wait for the faces: a buzzer now is a false start",
     "grab": "grab a cheese wheel: press your buzzer!",
-    "check": "wheel holders with a wrong card own up with their buzzer; ROLL scores",
+    "check": "wheel holders with a wrong card own up with their buzzer; ROLL scores (after 3 s)",
     "gameover": "ROLL: new game, same players; L (hold ROLL): back to joining",
     "king": "ROLL: back to joining",
+    "resume": "ROLL: resume the saved game; L (hold ROLL): a new game",
 }
+COMPACT_W = 112     # narrower (or lower) than this: help below the box, no borders
+COMPACT_H = 30
+
+
+def hint(sim):
+    """What the box wants now, in words: true for this moment of the game."""
+    box = sim.box
+    state = box.state_name()
+    m = box.match
+    n = sim.board.stations
+    if state == "ready" and m is not None:
+        parts = ["ROLL rolls"]
+        if m.marked >= 0:
+            if B.ticks.diff(sim.port.ticks_ms(), box.scored_at) < B.GUARD_MS:
+                parts.append("P%d's buzzer too, in a moment" % (m.marked + 1))
+            else:
+                parts.append("or P%d's buzzer" % (m.marked + 1))
+        elif m.round_no == 0:
+            parts.append("a buzzer: dice tour (every face)")
+        text = "; ".join(parts)
+    elif state == "grab" and sim.board.electronic:
+        if box.dials:
+            text = "turn your dial (%s-%s, 0-7), then grab with your buzzer!" % (PLATE_KEYS[0], PLATE_KEYS[n - 1])
+        else:
+            text = "press your plate key (%s-%s, 0-7), then grab with your buzzer!" % (PLATE_KEYS[0], PLATE_KEYS[n - 1])
+    else:
+        text = HINTS.get(state, "")
+    if box.campaign is not None and state in ("ready", "gameover"):
+        text += "; L: %s the campaign" % ("end" if state == "gameover" else "abandon")
+    return text
 
 
 def _rgb(c):
@@ -148,8 +180,13 @@ class BoxView:
             line.append(" wheel ", style="dim")
             line.append("\u25c9", Style(color=_rgb(leds[-1])))
             if board.electronic and m is not None and m.joined[s]:
-                k = m.answer[s]     # this round's plate as the box took it
-                line.append("  plate %s" % ("-" if k == NO_ANSWER else k), style="dim")
+                box = self.sim.box
+                # the plate the box knows now (keys: this round's last key;
+                # a dial: where it stands); a holder's is locked
+                k = m.locked[s] if m.holder[s] else box.plate[s]
+                line.append("  %s %s%s" % ("dial" if box.dials else "plate",
+                                           "-" if k == NO_ANSWER else k,
+                                           " locked" if m.holder[s] else ""), style="dim")
             lines.append(line)
         return lines
 
@@ -159,13 +196,21 @@ class BoxView:
         sim = self.sim
         r = sim.result()
         head = [Text(r["state"], style="bold reverse")]
+        box = sim.box
+        if r["state"] == "join":
+            who = ["P%d" % (s + 1) for s in range(sim.board.stations) if box.joined[s]]
+            head.append(Text("joined " + (" ".join(who) if who else "nobody yet")))
         if r["state"] == "menu":
-            head.append(Text("choice " + CHOICES[sim.box.choice]))
+            head.append(Text("choice " + CHOICES[box.choice]))
         lines = [head]
-        if sim.box.match is not None and r["state"] not in ("join", "menu"):
-            head.append(Text("game %d" % r["games"]))
+        if box.match is not None and r["state"] not in ("join", "menu"):
+            c = r.get("campaign")
+            if c is not None:
+                head.append(Text("campaign game %d%s" % (c["game"], " (tie-break)" if box.campaign.tiebreak else "")))
+            else:
+                head.append(Text("game %d" % r["games"]))
             head.append(Text("rounds %d" % r["rounds"]))
-            if r["marked"]:
+            if r["marked"] and r["state"] == "ready":     # they start the next roll
                 head.append(Text("marked " + r["marked"]))
             if r["winner"]:
                 head.append(Text("winner " + r["winner"], style="bold green"))
@@ -173,12 +218,18 @@ class BoxView:
             lines.append([Text("%s %d%s" % (name, p, " out" if name in out else ""),
                                style="dim" if name in out else "")
                           for name, p in r["points"].items()])
+            if c is not None:
+                lines.append([Text("wins " + " ".join("%s %d" % kv for kv in c["wins"].items()))]
+                             + ([Text("king " + c["king"], style="bold yellow")] if c["king"] else []))
         head.append(Text("t %.1f s" % (sim.elapsed_ms() / 1000.0), style="dim"))
         return [Text(" \u00b7 ").join(parts) for parts in lines]
 
-    def render(self):
-        """The whole box as it shows now: dice, tracks, status lines."""
+    def render(self, compact=False):
+        """The whole box as it shows now: dice, tracks, status lines
+        (compact: a list of lines without the blank ones between)."""
         px = self.chains()
+        if compact:
+            return self._dice_row(px, 0) + self._dice_row(px, 3) + self._tracks(px) + self.status()
         return Group(*self._dice_row(px, 0), Text(), *self._dice_row(px, 3), Text(),
                      *self._tracks(px), Text(), *self.status())
 
@@ -223,7 +274,8 @@ class Game:
             if station < 0:
                 self.said = "penalty cancelled"
             else:
-                self._edges((0, ROLL_BIT, 1), (20000, station, 1), (60000, station, 0), (80000, ROLL_BIT, 0))
+                self._edges((0, ROLL_BIT, 1), (400000, station, 1), (440000, station, 0),
+                            (460000, ROLL_BIT, 0))
                 self.said = "table penalty for P%d" % (station + 1)
         elif pending is not None:
             if len(k) == 1 and k in "01234567":
@@ -262,11 +314,7 @@ class Game:
         if self.sim.board.electronic:
             t.add_row("%s-%s 0-7" % (PLATE_KEYS[0], PLATE_KEYS[n - 1]), "place station 1-%d's plate" % n)
         t.add_row("Esc", "quit (also Ctrl-C)")
-        state = self.sim.box.state_name()
-        hint = HINTS[state]
-        if state == "grab" and self.sim.board.electronic:
-            hint = "place your plate (%s-%s, 0-7), then grab with your buzzer!" % (PLATE_KEYS[0], PLATE_KEYS[n - 1])
-        body = [t, Text(), Text(hint, style="italic"), Text()]
+        body = [t, Text(), Text(hint(self.sim), style="italic"), Text()]
         if self.pending == "p":
             body.append(Text("penalty: press 1-%d" % n, style="bold yellow"))
         elif self.pending is not None:
@@ -277,26 +325,59 @@ class Game:
         body.append(Text("> " + self.said, style="dim"))
         return Panel(Group(*body), title="keys", width=48)
 
-    def frame(self):
-        """The box beside the help panel."""
+    def short_help(self):
+        """The keys in two lines and what the box wants in one: for 80x24."""
+        n = self.sim.board.stations
+        keys = Text()
+        keys.append("1-%d" % n, "bold cyan")
+        keys.append(" buzzers  ")
+        keys.append("space", "bold cyan")
+        keys.append(" ROLL  ")
+        keys.append("L", "bold cyan")
+        keys.append(" ROLL held 2.2 s  ")
+        keys.append("p 1-%d" % n, "bold cyan")
+        keys.append(" penalty  ")
+        if self.sim.board.electronic:
+            keys.append("%s-%s 0-7" % (PLATE_KEYS[0], PLATE_KEYS[n - 1]), "bold cyan")
+            keys.append(" dial  " if self.sim.box.dials else " plate key  ")
+        keys.append("Esc", "bold cyan")
+        keys.append(" quit")
+        if self.pending == "p":
+            said = Text("penalty: press 1-%d" % n, style="bold yellow")
+        elif self.pending is not None:
+            said = Text("plate of P%d selected: press 0-7" % (self.pending + 1), style="bold yellow")
+        else:
+            said = Text(hint(self.sim) + "  > " + self.said, style="italic")
+        said.no_wrap = True
+        said.overflow = "ellipsis"
+        return [keys, said]
+
+    def frame(self, width=200, height=100):
+        """The box beside the help panel; on a small terminal (80x24) the
+        box with a short help below it, no borders."""
+        if width < COMPACT_W or height < COMPACT_H:
+            return Group(*self.view.render(compact=True), *self.short_help())
         t = Table.grid(padding=(0, 3))
         t.add_column(width=56)      # fixed: a longer status line wraps, the frame stays put
         t.add_column()
         t.add_row(self.view.render(), self.help())
-        return Panel(t, title="the Cheese Box - %s" % self.sim.board.name, expand=False)
+        return Panel(t, title="the Cheese Box - %s - seed %d" % (self.sim.board.name, self.sim.seed),
+                     expand=False)
 
     def _changed(self):
         """True when a new frame would look different: a chain was shown, a
         key typed, a tune changed or the clock moved on a tenth. Drawing is
         the costly part, so an idle box is not redrawn."""
         sim = self.sim
-        look = [sim.elapsed_ms() // 100, self.pending, self.said, sim.box.tunes.tune] + sim.port.rgb
+        look = [sim.elapsed_ms() // 100, self.pending, self.said, sim.box.tunes.tune,
+                bytes(sim.box.plate)] + sim.port.rgb
         drawn, self._drawn = self._drawn, look
         return look != drawn
 
     def run(self, keys, live):
         """Follow the wall clock until Esc; keys act the moment they arrive."""
         sim = self.sim
+        size = live.console.size
         wall0 = time.monotonic()
         t0 = sim.now_us
         next_frame = wall0
@@ -308,8 +389,10 @@ class Game:
             now = time.monotonic()
             if now >= next_frame:
                 sim.run_until(t0 + int((now - wall0) * 1e6))
-                if self._changed():
-                    live.update(self.frame(), refresh=True)
+                new_size = live.console.size
+                if self._changed() or new_size != size:
+                    size = new_size
+                    live.update(self.frame(size.width, size.height), refresh=True)
                 next_frame = max(next_frame + 1.0 / FPS, now)
 
 
@@ -332,16 +415,28 @@ def _no_terminal(sim, console):
     return 0
 
 
-def play(board, seed=1, dice=None, false_start_costs=False, console=None):
-    """Play on the keyboard in real time; without a terminal, show the demo."""
+def fresh_seed():
+    """A new random seed for a session (printed, so the game can be replayed)."""
+    return int.from_bytes(os.urandom(3), "big")
+
+
+def play(board, seed=None, dice=None, false_start_costs=False, console=None):
+    """Play on the keyboard in real time; without a terminal, show the demo.
+    Without a seed every session rolls fresh dice; the seed is printed."""
     console = console or Console()
+    if seed is None:
+        seed = fresh_seed()
+    console.print("seed %d (replay this game's dice with --seed %d)" % (seed, seed))
     sim = Sim(board, seed=seed, dice=dice, false_start_costs=false_start_costs)
     if sys.stdin is None or not sys.stdin.isatty() or not console.is_terminal:
         return _no_terminal(sim, console)
     game = Game(sim)
+    size = console.size
     try:
-        with Keys(sys.stdin) as keys, Live(game.frame(), console=console, auto_refresh=False) as live:
+        with Keys(sys.stdin) as keys, Live(game.frame(size.width, size.height), console=console,
+                                           auto_refresh=False) as live:
             game.run(keys, live)
     except KeyboardInterrupt:
         pass
+    console.print("seed %d: python -m sim --board %s --seed %d plays the same dice" % (seed, board.name, seed))
     return 0

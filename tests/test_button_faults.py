@@ -433,8 +433,10 @@ class Table:
             self.expect(f.press(s, self.port.t + 30 * MS))
             self.settle()
         if box.state == B.CHECK:
-            # plate cards: ROLL ends the check (once a jammed ROLL is let go)
-            t = max(self.port.t, f.free_after(ROLL_BIT))
+            # plate cards: ROLL ends the check (once a jammed ROLL is let go,
+            # and once the count has been up the box's 3 s minimum)
+            rest = B.CHECK_MIN_MS - B.ticks.diff(self.port.ticks_ms(), box.state_at)
+            t = max(self.port.t, f.free_after(ROLL_BIT), self.port.t + max(0, rest) * MS)
             self.drive(t + 10 * MS)
             if box.state == B.CHECK:
                 self.roll_press()

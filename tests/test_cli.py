@@ -61,7 +61,7 @@ def test_json_campaign_field(tmp_path):
 
 
 def test_json_before_any_game(tmp_path):
-    p = run("--script", script(tmp_path, "# nothing yet\n"), "--json")
+    p = run("--script", script(tmp_path, "# nothing yet\nwait 10\n"), "--json")
     assert p.returncode == 0, p.stderr
     r = json.loads(p.stdout)
     assert r["points"] == {} and r["eliminated"] == [] and r["winner"] is None and r["rounds"] == 0
@@ -160,3 +160,43 @@ def test_timing_goes_to_stderr():
     assert p.returncode == 0, p.stderr
     assert "real time" in p.stderr
     assert json.loads(p.stdout)["rounds"] == 30
+
+
+@pytest.mark.parametrize("data,words", [
+    (b"\x00\x01\x02\xffELF binary", ["not a text file"]),
+    (b"players 2\n\xe9t\xe9\n", ["not UTF-8"]),
+    (b"", ["no commands"]),
+    (b"# only a comment\n\n   \n", ["no commands"]),
+])
+def test_scenario_that_is_not_a_scenario(tmp_path, data, words):
+    f = tmp_path / "bad.txt"
+    f.write_bytes(data)
+    p = run("--script", str(f), "--json")
+    assert p.returncode == 2
+    refused(p, "bad.txt", *words)
+
+
+def test_scenario_with_a_utf8_bom_runs(tmp_path):
+    f = tmp_path / "bom.txt"
+    f.write_bytes(b"\xef\xbb\xbf" + GOOD.encode())
+    p = run("--script", str(f), "--json")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["cheese_left"] == 3
+
+
+def test_log_into_a_missing_folder(tmp_path):
+    p = run("--script", script(tmp_path, GOOD), "--log", str(tmp_path / "no" / "such" / "log.jsonl"))
+    assert p.returncode == 2
+    refused(p, "--log", "log.jsonl")
+
+
+def test_a_forced_roll_never_used_is_reported(tmp_path):
+    p = run("--script", script(tmp_path, GOOD + "roll cat cat cat\n"), "--json")
+    assert p.returncode == 2
+    refused(p, "line 6", "never used")
+
+
+def test_unknown_board_lists_the_boards(tmp_path):
+    p = run("--board", "pico-9p", "--script", script(tmp_path, GOOD))
+    assert p.returncode == 2
+    refused(p, "pico-9p", "pico-4p", "pico-8p", "pico2-8p")

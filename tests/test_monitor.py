@@ -73,7 +73,7 @@ def test_follows_a_round_as_it_happens():
     first = seen[1][1]
     _row(first, "1", "P2", "ms", "first", "4 right")
     second = seen[2][1]
-    _row(second, "2", "P3", "ms", "+137.0", "2 WRONG")      # 37 ms wait + 100 ms press (16 us sampler grid)
+    _row(second, "2", "P3", "ms", "+157.0", "2 WRONG")      # 37 ms wait + 20 ms answer + 100 ms press (16 us grid)
     after = seen[3][1]
     _row(after, "P1", "6", "-1", "rolls next")                     # no wheel: marked to roll
     _row(after, "P3", "5", "-2")

@@ -213,3 +213,97 @@ def test_terminal_keys_are_parsed():
     assert parse("12 ") == ["1", "2", " "]
     assert parse("\x1b") == [ESC]
     assert parse("\x1b[A1\x1bOP2\x1b[15~3") == ["1", "2", "3"]
+
+
+def test_a_placed_plate_is_drawn_without_waiting_for_a_buzzer():
+    # pico-8p: a key placed is reported by the port and the box takes it at
+    # once (the simulator wakes the box for it): the screen shows it
+    game = Game(Sim(board("pico-8p")))
+    keys(game, ["1", "2", " ", " "])
+    keys(game, [" "], ms=1700)
+    assert game.sim.box.state_name() == "grab"
+    game._changed()
+    keys(game, ["q", "5"], ms=30)
+    assert game.sim.box.plate[0] == 5
+    assert game._changed()
+    rows = screen(lambda c: c.print(game.view.render()))
+    assert "plate 5" in text_of(rows)
+    # a dial board shows where each dial stands
+    game = Game(Sim(board("pico2-8p")))
+    keys(game, ["1", "2", " ", " "])
+    keys(game, ["q", "4"], ms=30)
+    assert "dial 4" in text_of(screen(lambda c: c.print(game.view.render())))
+
+
+def test_status_counts_campaign_games_and_shows_the_tally():
+    game7 = "rollbutton\nwait 3000\nbuzz P1\nrollbutton\nwait 100\n" * 7
+    sim = headless(board(), "players 2\ndice yellow\n" + game7 + "holdroll 2500\nplayers 2\ndice king\n" + game7)
+    assert sim.box.games == 2                       # since power-up
+    text = text_of(screen(lambda c: snapshot(sim, c)))
+    assert "campaign game 1" in text and "game 2" not in text
+    assert "wins P1 1 \u00b7" not in text and "wins P1 1 P2 0" in text
+
+
+def test_join_status_says_who_has_joined():
+    sim = headless(board(), "buzz P1\nbuzz P3\n")
+    assert "joined P1 P3" in text_of(screen(lambda c: snapshot(sim, c)))
+    sim = headless(board(), "")
+    assert "joined nobody yet" in text_of(screen(lambda c: snapshot(sim, c)))
+
+
+def test_marked_player_is_shown_only_while_they_may_roll():
+    sim = headless(board(), ROUND + "rollbutton\nwait 2000\n")
+    assert "marked P3" in text_of(screen(lambda c: snapshot(sim, c)))
+    run_script(sim, "rollbutton\nwait 200")
+    assert "marked" not in text_of(screen(lambda c: snapshot(sim, c)))
+
+
+def test_help_fits_an_80x24_terminal():
+    # 8 stations, electronic plates, a campaign: the tallest picture there is
+    sim = headless(board("pico-8p"), "players 8\ndice king\nrollbutton\nwait 1600\n")
+    game = Game(sim)
+    game.pending = 2
+    for w, h in ((80, 24), (100, 40)):
+        console = Console(record=True, width=w, height=h, file=io.StringIO())
+        console.print(game.frame(w, h))
+        lines = console.export_text().rstrip("\n").split("\n")
+        assert len(lines) <= h, (w, h, len(lines))
+        text = "\n".join(lines)
+        assert "Esc" in text and "space" in text and "q-i 0-7" in text
+        assert "P3 selected" in text
+        assert all(len(x) <= w for x in lines)
+    # a large terminal still gets the help panel beside the box
+    console = Console(record=True, width=140, height=50, file=io.StringIO())
+    console.print(game.frame(140, 50))
+    assert "buzzer of P1" in console.export_text()
+
+
+def test_hints_tell_the_truth():
+    from sim.view import hint
+    sim = headless(board(), "players 3\ndice yellow\n")
+    assert "dice tour" in hint(sim)
+    run_script(sim, "rollbutton\nwait 3000\nbuzz P1\nbuzz P2\nrollbutton\n")
+    assert "dice tour" not in hint(sim)
+    assert "P3's buzzer too, in a moment" in hint(sim)        # the 1 s guard
+    run_script(sim, "wait 1000\n")
+    assert "or P3's buzzer" in hint(sim)
+    run_script(sim, "rollbutton\nwait 3000\nbuzz P1\nbuzz P3\nrollbutton\nwait 1000\nbuzz P2\n")
+    assert sim.box.state_name() == "rolling"
+    # dials are turned, keys pressed
+    sim = headless(board("pico2-8p"), "players 2\ndice yellow\nrollbutton\nwait 1600\n")
+    assert "turn your dial" in hint(sim)
+
+
+def test_every_session_rolls_fresh_dice_and_prints_the_seed(monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    seeds = []
+    for _ in range(2):
+        out = io.StringIO()
+        play(read_board(os.path.join(BOARDS, "pico-8p.json")), console=Console(file=out, width=120))
+        first = out.getvalue().split("\n")[0]
+        assert first.startswith("seed ") and "--seed" in first
+        seeds.append(int(first.split()[1]))
+    assert seeds[0] != seeds[1]
+    out = io.StringIO()
+    play(read_board(os.path.join(BOARDS, "pico-8p.json")), seed=42, console=Console(file=out, width=120))
+    assert out.getvalue().startswith("seed 42 ")

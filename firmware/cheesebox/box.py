@@ -5,9 +5,11 @@ moves the game on, redraws the LED buffers and hands changed chains to the
 port; next_wake() tells the caller how long nothing can happen, so the Pico
 can sleep and the simulator can jump its virtual clock.
 
-Buttons: each station has a buzzer; ROLL rolls on release. Holding ROLL and
-pressing a buzzer gives that player a table penalty; holding ROLL for 2 s at
-game over ends the game (or the King of the Cheese Mountain campaign).
+Buttons: each station has a buzzer; ROLL rolls on release. Holding ROLL for
+300 ms and then pressing a buzzer gives that player a table penalty (a buzzer
+pressed while ROLL was only touched is an ordinary press, and that ROLL press
+then does nothing); holding ROLL for 2 s at game over ends the game (or the
+King of the Cheese Mountain campaign).
 """
 from array import array
 
@@ -34,9 +36,12 @@ ROLL_MS = const(1500)          # roll animation; faces shown after it
 FRAME_MS = const(90)
 TOUR_MS = const(800)           # each face of the dice tour
 CHECK_MS = const(30000)        # plate-card check ends by itself
+CHECK_MIN_MS = const(3000)     # the true count is up this long before ROLL can end the check
+SLAM_US = const(500000)        # a holder's press this soon after their grab: the same slam
 LONG_MS = const(2000)          # long ROLL press
 GUARD_MS = const(1000)         # a late slam can't start the next roll
 REVEAL_GRACE_MS = const(1000)  # a press from before the reveal arrives within this
+GESTURE_US = const(300000)     # ROLL held this long before a buzzer: a penalty
 FLASH_MS = const(600)
 LOSS_MS = const(2500)          # lost points blink on the tracks
 BLINK_MS = const(250)
@@ -95,13 +100,24 @@ class Box:
         self.tumble_seed = 1
         self.scored_at = now
         self.reveal_us = 0
+        self.grab_us = array("i", [0] * 8)      # when each holder grabbed
+        self.end_check = False         # ROLL pressed in the check's first 3 s
         self.roll_down = False
         self.roll_down_us = 0
         self.roll_used = False
         self.flash_until = array("i", [0] * 8)
         self.flash_on = bytearray(8)
         self.flashing = 0              # how many stations flash
+        # electronic plates, as the port reports them: each station's last
+        # placement (value, ticks_us) and the one before it, so a grab takes
+        # the plate placed before the buzzer, not one keyed just after it
         self.answer_seq = bytearray(8)
+        self.dials = board.plates == "dial"
+        self.plate = bytearray(b"\xff" * 8)       # M.NO_ANSWER: none
+        self.plate_old = bytearray(b"\xff" * 8)
+        self.plate_us = array("i", [0] * 8)
+        # the port's placement times (port.py); a port without them: the read time
+        self.answer_us = getattr(port, "answer_us", None)
         self.false_starts = 0
         self.store = store             # save.Store, or None: nothing is saved
         self.log = log if log is not None else EventLog()
@@ -156,7 +172,7 @@ class Box:
         self.now = now
         self.log.hold()
         port.poll(self.capture)
-        if self.board.electronic and self.match is not None:
+        if self.board.electronic:
             self._read_answers()
         cap = self.capture
         n = cap.pop(port.ticks_us())
@@ -206,7 +222,7 @@ class Box:
             return max(0, ticks.diff(self.next_frame, now))
         w = -1
         if st == CHECK:
-            w = max(0, CHECK_MS - ticks.diff(now, self.state_at))
+            w = max(0, (CHECK_MIN_MS if self.end_check else CHECK_MS) - ticks.diff(now, self.state_at))
         if not self._animate:
             return w
         if self._blinking(now):
@@ -241,7 +257,25 @@ class Box:
         for s in range(self.n):
             if port.answer_seq[s] != self.answer_seq[s]:
                 self.answer_seq[s] = port.answer_seq[s]
-                self.match.place(s, port.answer_val[s])
+                self.plate_old[s] = self.plate[s]
+                self.plate[s] = port.answer_val[s]
+                us = self.answer_us
+                self.plate_us[s] = us[s] if us is not None else port.ticks_us()
+
+    def _plate_at(self, s, t_us):
+        """Station s's plate at time t_us: the last placement before it."""
+        if ticks.diff(self.plate_us[s], t_us) <= 0:
+            return self.plate[s]
+        return self.plate_old[s]
+
+    def _plates_from(self, t_us):
+        """A new round (answer keys): only keys pressed from t_us on count."""
+        if self.dials:
+            return                       # a dial keeps showing its plate
+        for s in range(8):
+            self.plate_old[s] = M.NO_ANSWER
+            if ticks.diff(self.plate_us[s], t_us) < 0:
+                self.plate[s] = M.NO_ANSWER
 
     def _on_input(self, kind, inp, t_us):
         bit = 1 << inp
@@ -270,18 +304,22 @@ class Box:
                 self.roll_down = False
                 if not self.roll_used:
                     if ticks.diff(t_us, self.roll_down_us) >= LONG_MS * 1000:
-                        self._on_long_roll()
+                        self._on_long_roll(t_us)
                     else:
-                        self._on_roll()
+                        self._on_roll(t_us)
             return
         if kind != PRESS or inp >= self.n:
             return
-        if self.roll_down and self._in_game():
+        if self.roll_down:
+            # a ROLL press a buzzer overlapped does nothing when let go
             self.roll_used = True
-            self._penalty(inp)
-            return
-        if self.log.write is not None and self._in_game():
-            self.log("press", {"p": name(inp), "t_us": t_us})
+            if ticks.diff(t_us, self.roll_down_us) >= GESTURE_US:
+                # the deliberate gesture: a table penalty in a game, else nothing
+                if self._in_game():
+                    self._penalty(inp)
+                return
+        if self.log.write is not None and self._in_game() and self.match.joined[inp]:
+            self.log("press", {"p": name(inp), "t_us": t_us})     # a player's press only
         self._on_buzz(inp, t_us)
 
     def _input_name(self, inp):
@@ -340,7 +378,10 @@ class Box:
         elif st == READY:
             if m.marked == s:
                 if ticks.diff(self.now, self.scored_at) >= GUARD_MS:
-                    self._start_roll()
+                    self._start_roll(t_us)
+                else:
+                    # a late slam right after scoring does not roll: say so
+                    self.tunes.play(sound.TOO_SOON, self.now)
             elif m.marked < 0 and m.round_no == 0 and m.active[s]:
                 self._set_state(TOUR)
                 self.tour_pos = 0
@@ -357,19 +398,23 @@ class Box:
                     self._flash(s)
                     self.tunes.play(sound.FALSE_START, self.now)
         elif st == GRAB:
-            r = m.press(s)
+            r = m.press(s, self._plate_at(s, t_us)) if self.board.electronic else m.press(s)
             if r == M.GRAB:
+                self.grab_us[s] = t_us
                 self.tunes.play(sound.GRAB, self.now)
                 if self.log.write is not None:
                     self.log("grab", {"p": name(s), "t_us": t_us,
                                       "plate": m.locked[s] if self.board.electronic else None})
             elif r == M.REFUSED:
-                self.log("refused", {"p": name(s)})
+                self.log("refused", {"p": name(s), "points": m.points[s]})
                 self._flash(s)
                 self.tunes.play(sound.REFUSED, self.now)
                 self._after_loss()
+                self._save_loss()
             self._after_grab()
         elif st == CHECK:
+            if m.holder[s] and ticks.diff(t_us, self.grab_us[s]) < SLAM_US:
+                return                      # the grab's own slam, bouncing on: not an own-up
             r = m.press(s)
             if r == M.OWNED_UP or r == M.TAKEN_BACK:
                 self.log("own_up" if r == M.OWNED_UP else "take_back", {"p": name(s)})
@@ -395,7 +440,7 @@ class Box:
             else:
                 self._set_state(CHECK)
 
-    def _on_roll(self):
+    def _on_roll(self, t_us):
         st = self.state
         if st == RESUME:
             self._resume()
@@ -410,9 +455,12 @@ class Box:
                 self.campaign = Campaign(self.rng)
             self._new_game(None)
         elif st == READY or st == TOUR:
-            self._start_roll()
+            self._start_roll(t_us)
         elif st == CHECK:
-            self._score()
+            if ticks.diff(self.now, self.state_at) >= CHECK_MIN_MS:
+                self._score()
+            else:
+                self.end_check = True       # the count stays up 3 s first
         elif st == GAMEOVER:
             c = self.campaign
             if c is not None and c.tiebreak:
@@ -420,9 +468,9 @@ class Box:
             else:
                 self._new_game(None)
         elif st == KING:
-            self._set_state(JOIN)
+            self._back_to_join()
 
-    def _on_long_roll(self):
+    def _on_long_roll(self, t_us):
         st = self.state
         if st == RESUME:
             # a new game instead: the saved one is dropped
@@ -436,9 +484,23 @@ class Box:
             if self.campaign is not None:
                 self._end_campaign()
             else:
-                self._set_state(JOIN)
+                self._back_to_join()
+        elif self.campaign is not None and self._in_game():
+            # the table abandons the campaign: no king, back to joining
+            self._back_to_join()
         elif st != KING:
-            self._on_roll()
+            self._on_roll(t_us)
+
+    def _back_to_join(self):
+        """Joining again: nobody has joined yet; the campaign and the saved game are over."""
+        for s in range(8):
+            self.joined[s] = 0
+        self.campaign = None
+        self.match = None
+        if self.store is not None:
+            self.store.clear()
+        self._set_state(JOIN)
+
 
     # -- the game ---------------------------------------------------------
     def players(self):
@@ -452,7 +514,7 @@ class Box:
             self.in_play = c.next_game()
         else:
             self.in_play = dice_for_choice(self.choice)
-        self.match = M.Match(stations, self.board.electronic, self.false_start_costs)
+        self.match = M.Match(stations, self.board.electronic, self.false_start_costs, self.dials)
         self.games += 1
         self.shown_roll = False
         self.scored_at = ticks.add(self.now, -LOSS_MS)
@@ -469,15 +531,19 @@ class Box:
         if len(leaders) == 1:
             c.king = leaders[0]
             c.tiebreak = []
+            if self.store is not None:
+                self.store.clear()          # the campaign is over: nothing to resume
             self._set_state(KING)
             self.tunes.play(sound.KING, self.now)
         else:
             c.tiebreak = leaders
             self._new_game(leaders)
 
-    def _start_roll(self):
+    def _start_roll(self, t_us):
         m = self.match
         m.start_round()
+        if self.board.electronic:
+            self._plates_from(t_us)
         self.log("roll", {"round": m.round_no})
         self.shown_roll = False
         self._set_state(ROLLING)
@@ -529,10 +595,16 @@ class Box:
         self.tunes.play(sound.PENALTY, self.now)
         self.log("penalty", {"p": name(s), "points": m.points[s]})
         self._after_loss()
-        if self.state in (READY, TOUR):
-            self._save()                   # between rounds: the points just changed
+        self._save_loss()
         if self.state == GRAB:
             self._after_grab()
+
+    def _save_loss(self):
+        """A point taken at once (penalty, refused grab) is saved at once: a
+        power cut or watchdog reset later in the round never gives it back.
+        (Game over saved or cleared the game already.)"""
+        if self.match.phase != M.OVER:
+            self._save()
 
     def _after_loss(self):
         if self.match.phase == M.OVER:
@@ -559,6 +631,7 @@ class Box:
 
     def _set_state(self, st):
         self.redraw = True
+        self.end_check = False
         self.state = st
         self.state_at = self.now
         if self._animate:
@@ -583,7 +656,8 @@ class Box:
                     self.tour_pos += 1
                     self.next_frame = ticks.add(now, TOUR_MS)
         elif st == CHECK:
-            if ticks.diff(now, self.state_at) >= CHECK_MS:
+            since = ticks.diff(now, self.state_at)
+            if since >= CHECK_MS or (self.end_check and since >= CHECK_MIN_MS):
                 self._score()
         if not self.flashing:
             return
@@ -683,6 +757,15 @@ class Box:
                 d.score(s, 7 if self.joined[s] else 0, STATION[s])
                 d.wheel(s, OFF)
                 continue
+            c = self.campaign
+            if c is not None and (st == GAMEOVER or st == KING) and self.joined[s]:
+                # between campaign games: each track shows that player's game
+                # wins in their colour; the game's winner (the king) blinks
+                won = c.king == s if st == KING else m.winner == s
+                w = c.wins[s] if c.wins[s] < 7 else 7
+                d.score(s, w if blink or not won else 0, STATION[s])
+                d.wheel(s, WHEEL if won else OFF)
+                continue
             if not m.joined[s]:
                 d.score(s, 0, OFF)
                 d.wheel(s, OFF)
@@ -694,16 +777,17 @@ class Box:
             p = m.points[s]
             colour = SCORE_LOW if p < 4 else SCORE
             if st == GAMEOVER or st == KING:
-                if st == KING:
-                    won = self.campaign is not None and self.campaign.king == s
-                else:
-                    won = m.winner == s
+                won = m.winner == s
                 d.score(s, 7 if won and blink else p, STATION[s] if won else colour)
                 d.wheel(s, WHEEL if won else OFF)
                 continue
             if loss_blink and m.lost[s]:
                 # blink the points just lost
                 d.score(s, p, colour, m.lost[s], BAD if blink else OFF)
+            elif st == CHECK and m.owned[s]:
+                # owned up: the points at stake blink red, with the wheel LED
+                take = 2 if p > 2 else p
+                d.score(s, p - take, colour, take, BAD if blink else OFF)
             else:
                 d.score(s, p, colour)
             if self.flash_on[s]:
@@ -711,7 +795,8 @@ class Box:
             elif m.holder[s] and st in (GRAB, CHECK):
                 w = BAD if (st == CHECK and m.owned[s] and blink) else WHEEL
             elif st == READY and m.marked == s:
-                w = MARK if blink else OFF
+                # steady while their buzzer cannot roll yet (1 s), then blinking
+                w = MARK if blink or ticks.diff(now, self.scored_at) < GUARD_MS else OFF
             elif st == CHECK and not m.holder[s]:
                 w = BAD
             else:

@@ -17,6 +17,10 @@ def command(box, line):
                            "points": dict((name(s), m.points[s]) for s in range(8)
                                           if m.joined[s]) if m is not None else {},
                            "rounds": m.rounds_played if m is not None else 0,
+                           "campaign": ({"game": box.campaign.game,
+                                         "wins": dict((name(s), box.campaign.wins[s]) for s in range(8)
+                                                      if box.joined[s])}
+                                        if box.campaign is not None else None),
                            "stuck": [box._input_name(i) for i in range(N_INPUTS)
                                      if (box.stuck >> i) & 1]})
     elif words[0] == "help" and len(words) == 1:

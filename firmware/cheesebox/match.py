@@ -35,27 +35,27 @@ TAKEN_BACK = const(5)
 
 # How a round ended (finish_round() result)
 SCORED = const(0)
-REPLAY = const(1)        # it would have eliminated everyone: points restored
+REPLAY = const(1)        # it would have eliminated everyone: nothing taken, roll again
 GAME_OVER = const(2)
 
 
 class Match:
     """Scores and wheels of one game; `electronic` picks the plate set-up."""
 
-    def __init__(self, stations, electronic, false_start_costs=False):
+    def __init__(self, stations, electronic, false_start_costs=False, dials=False):
         self.electronic = electronic
+        self.dials = dials         # answer dials: a dial always shows a plate, no refused grab
         self.false_start_costs = false_start_costs
         self.joined = bytearray(MAX_STATIONS)
         for s in stations:
             self.joined[s] = 1
         self.points = bytearray(MAX_STATIONS)
-        self.before = bytearray(MAX_STATIONS)    # points when the round began
         self.active = bytearray(MAX_STATIONS)
         self.holder = bytearray(MAX_STATIONS)    # holds a wheel this round
         self.answer = bytearray(MAX_STATIONS)    # placed plate, NO_ANSWER if none
         self.locked = bytearray(MAX_STATIONS)    # answer locked by the grab
         self.owned = bytearray(MAX_STATIONS)     # plate cards: owned up wrong
-        self.lost = bytearray(MAX_STATIONS)      # points lost at the last scoring
+        self.lost = bytearray(MAX_STATIONS)      # points the last scoring took (0s after a replay)
         for s in stations:
             self.points[s] = START_POINTS
             self.active[s] = 1
@@ -103,7 +103,6 @@ class Match:
             return
         self.round_no += 1
         for s in range(MAX_STATIONS):
-            self.before[s] = self.points[s]
             self.holder[s] = 0
             self.answer[s] = NO_ANSWER
             self.locked[s] = NO_ANSWER
@@ -121,8 +120,10 @@ class Match:
         if self.active[s] and not self.holder[s] and 0 <= k <= 7:
             self.answer[s] = k
 
-    def press(self, s):
-        """A buzzer press of station s; returns what it did."""
+    def press(self, s, plate=-1):
+        """A buzzer press of station s; returns what it did. Electronic plates:
+        `plate` is the station's plate at the grab's time (the box works it
+        out from the port's placement times); -1: the last one place()d."""
         if not self.active[s]:
             return IGNORED
         ph = self.phase
@@ -133,11 +134,12 @@ class Match:
         if ph == GRABBING:
             if self.holder[s]:
                 return IGNORED
-            if self.electronic and self.answer[s] == NO_ANSWER:
+            a = self.answer[s] if plate < 0 else plate
+            if self.electronic and a == NO_ANSWER and not self.dials:
                 self._lose_now(s, 1)
                 return REFUSED
             self.holder[s] = 1
-            self.locked[s] = self.answer[s]
+            self.locked[s] = a
             self._check_last_wheel()
             return GRAB
         if ph == CHECKING and self.holder[s]:
@@ -208,24 +210,25 @@ class Match:
                 loss = 2
             else:
                 loss = 0
-            self.lost[s] = loss
-            if self.points[s] > loss:
+            p = self.points[s]
+            self.lost[s] = loss if p > loss else p     # what is really taken
+            if p > loss:
                 survivors += 1
         self.rounds_played += 1
         self.no_wheel = no_wheel
         self.phase = BETWEEN
         if survivors == 0:
-            # Everyone would be out: all get their points back, roll again.
+            # Everyone would be out: the round's scoring takes nothing and the
+            # round is rolled again. Points taken at once during the round
+            # (penalty, refused grab, false start) stand.
             for s in range(MAX_STATIONS):
-                if self.active[s]:
-                    self.points[s] = self.before[s]
+                self.lost[s] = 0
             self.replays += 1
             self.marked = no_wheel
             return REPLAY
         for s in range(MAX_STATIONS):
             if self.active[s] and self.lost[s]:
-                p = self.points[s]
-                self.points[s] = p - self.lost[s] if p > self.lost[s] else 0
+                self.points[s] -= self.lost[s]
         for s in range(MAX_STATIONS):
             if self.active[s] and self.points[s] == 0:
                 self._eliminate(s)
@@ -237,10 +240,14 @@ class Match:
 
     # -- saving and resuming (save.py) --------------------------------------
     def snapshot(self):
-        """What a resumed game needs, between rounds, as plain JSON values."""
+        """What a resumed game needs, as plain JSON values. Taken between rounds,
+        or in a round after a point taken at once (penalty, refused grab): that
+        round is then played again from its start, so it is not counted."""
+        in_round = self.phase in (ROLLING, GRABBING, CHECKING)
         return {"stations": [s for s in range(MAX_STATIONS) if self.joined[s]],
                 "points": list(self.points), "active": list(self.active),
-                "eliminated": list(self.eliminated), "round_no": self.round_no,
+                "eliminated": list(self.eliminated),
+                "round_no": self.round_no - 1 if in_round else self.round_no,
                 "rounds": self.rounds_played, "replays": self.replays,
                 "marked": self.marked, "no_wheel": self.no_wheel, "winner": self.winner,
                 "lost": list(self.lost)}

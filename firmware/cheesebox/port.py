@@ -15,6 +15,26 @@ Inputs
                               station placed last (0-7)
     answer_seq             -- bytearray(8): bumped (mod 256) at every placement,
                               so placing the same plate twice is still seen
+    answer_us              -- array('i', 8): ticks_us of each station's last
+                              placement (set before answer_seq is bumped)
+                              Answer keys: a placement is a key going down; it
+                              is stamped with the time of the first key read
+                              that saw it down, and reads are never more than
+                              10 ms apart (LED writes included), so a key
+                              pressed 10 ms before a buzzer is stamped before
+                              it and a key pressed after it never is. Reported
+                              (answer_seq bumped) at the latest by the first
+                              poll() after its stamp.
+                              Dials: a placement is the dial settling on a
+                              new position; stamped with the first read that
+                              saw that position, reported within 10 ms of the
+                              stamp (before the box confirms a buzzer press:
+                              12 ms debounce). A dial that does not move
+                              reports nothing; every dial's position is
+                              reported once when the port starts.
+                              The box keeps the last two placements a station
+                              and locks, at a grab, the one stamped at or
+                              before the buzzer's time.
 Outputs
     show(chain, buf, lo, hi) -- a chain's new frame: buf is RGB bytes in wire
                               pixel order at full scale, bytes lo:hi changed
@@ -28,7 +48,8 @@ Serial (the Pico's app.py only)
     read_line()            -- a command line typed on the console, or None
 """
 
-MEMBERS = ("ticks_ms", "ticks_us", "poll", "answer_val", "answer_seq", "show", "commit", "tone",
+MEMBERS = ("ticks_ms", "ticks_us", "poll", "answer_val", "answer_seq", "answer_us", "show", "commit",
+           "tone",
            "idle")
 
 

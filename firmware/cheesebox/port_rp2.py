@@ -16,17 +16,17 @@ Why this design and not GPIO interrupts:
   has interrupts off, so nothing is lost or reordered;
 - no interrupt handler at all: nothing can allocate in one.
 
-LEDs: one neopixel.NeoPixel per chain, whose wire buffer we fill ourselves
-(colour order and brightness from the board file, dimmed further to stay
-inside the board's current budget, see pixels.py); only changed chains are
-written, each once per change, the score tracks first (a wheel LED is on the
-wire within ms of a press, before the 11.5 ms of the dice chain). Piezo: PWM. Electronic plates: 74HC165 shift registers (keys) or a
+LEDs: a PIO state machine and a DMA channel per chain (pio_ws2812.py) put
+the wire bytes out in the background; we fill them ourselves (colour order and
+brightness from the board file, dimmed further to stay inside the board's
+current budget, see pixels.py). Only changed chains are written, each once per
+change, the score tracks first, so a wheel LED is on the wire within ms of a
+press and the CPU never stops for the 11.5 ms of the dice chain. Piezo: PWM. Electronic plates: 74HC165 shift registers (keys) or a
 4051 multiplexer into the ADC (dials).
 """
 from array import array
 
 import machine
-import neopixel
 import rp2
 import select
 import sys
@@ -36,6 +36,8 @@ from micropython import const
 
 from cheesebox import pixels
 from cheesebox.pio_sampler import sampler_program
+from cheesebox.pio_ws2812 import FREQ as WS_FREQ
+from cheesebox.pio_ws2812 import ws2812_program
 from cheesebox.sampler import SampleDecoder
 
 RING_WORDS = const(64)          # DMA ring of sampler words
@@ -49,13 +51,17 @@ DREQ_PIO0_RX0 = const(4)
 # SEGMENT is a multiple of the ring, so each channel always starts where the
 # other stopped.
 SEGMENT = const(1 << 20)        # words: >= 16 s of a pin chattering at every loop
-ANSWER_POLL_MS = const(20)
+KEYS_POLL_MS = const(8)         # answer keys read at most 10 ms apart (ruling)
+DIALS_POLL_MS = const(4)        # dials read at most 5 ms apart
+KEYS_BAUD = const(1000000)      # SoftSPI clock for the 74HC165 chain
 LINE_MAX = const(120)           # longest serial command line
 DIAL_READS = const(2)           # repeats after the first read: 3 reads alike
 DIAL_SETTLE_US = const(60)      # after switching the 4051: 1 nF on COM, tau ~4 us
 IDLE_MAX_MS = const(1000)       # sleep at most this long (the watchdog is 8 s)
 IDLE_SLICE_US = const(1000)     # while idle, look for sampler words this often
 RISE_PERMILLE = const(40)       # brighten again only for this much (no flicker)
+LATCH_US = const(300)           # low this long latches a WS2812B frame (newer parts)
+US_PER_BYTE = const(10)         # 8 bits at 800 kHz
 HEADROOM = const(100)           # dimmed 10 % below the limit: small changes fit
 
 
@@ -66,6 +72,7 @@ class Rp2Port:
         self.board = board
         self.answer_val = bytearray(8)
         self.answer_seq = bytearray(8)
+        self.answer_us = array("i", [0] * 8)
         self.overruns = 0
         self._start_buttons(board, sm_id)
         self._start_leds(board)
@@ -112,12 +119,13 @@ class Rp2Port:
         self.decoder = SampleDecoder(board.input_pins(), base, width, t0)
 
     def close(self):
-        """Stop the sampler and free its DMA channels (a second main() after
-        Ctrl-C builds a new port: the old one must let go of them)."""
+        """Stop the state machines and free the DMA channels (a second main()
+        after Ctrl-C builds a new port: the old one must let go of them)."""
         self.sm.active(0)
         for ch in (self.dma, self.dma2):
             ch.active(0)
             ch.close()
+        self.close_leds()
         self.wdt = None
 
     def _progress(self):
@@ -154,9 +162,28 @@ class Rp2Port:
 
     # -- LEDs ---------------------------------------------------------------
     def _start_leds(self, board):
-        self.strips = []
-        for c in board.chains:
-            self.strips.append(neopixel.NeoPixel(machine.Pin(c.pin), c.pixels))
+        """One PIO state machine and one DMA channel a chain (pio_ws2812.py):
+        a frame goes out in the background, the CPU and its interrupts free."""
+        self.wire = []                          # wire bytes of each chain
+        self.led_sm = []
+        self.led_dma = []
+        self.led_ctrl = []
+        self.led_free = array("i", [0] * len(board.chains))   # ticks_us: frame out + latched
+        ws2812 = ws2812_program()
+        for i in range(len(board.chains)):
+            c = board.chains[i]
+            sm_id = 1 + i                       # 1-3 on PIO0 beside the sampler, then PIO1
+            sm = rp2.StateMachine(sm_id, ws2812, freq=WS_FREQ, sideset_base=machine.Pin(c.pin))
+            sm.active(1)
+            dma = rp2.DMA()
+            dreq = (sm_id // 4) * 8 + sm_id % 4     # DREQ_PIO0_TX0 = 0, DREQ_PIO1_TX0 = 8
+            ctrl = dma.pack_ctrl(size=0, inc_read=True, inc_write=False, treq_sel=dreq)
+            buf = bytearray(c.pixels * 3)
+            dma.config(read=buf, write=sm, count=len(buf), ctrl=ctrl, trigger=False)
+            self.wire.append(buf)
+            self.led_sm.append(sm)
+            self.led_dma.append(dma)
+            self.led_ctrl.append(ctrl)
         self.orders = [c.order for c in board.chains]
         self.frames = [bytearray(c.pixels * 3) for c in board.chains]   # the display's, once shown
         self.permille = int(board.brightness * 1000)
@@ -166,9 +193,9 @@ class Rp2Port:
         pixels.fill_table(self.table, self.permille)
         self.table_permille = self.permille
         self.to_write = bytearray(8)            # chains shown since the last commit
+        self.n_write = 0
         self.w_lo = array("H", [0] * 8)         # and the bytes of each that changed
         self.w_hi = array("H", [0] * 8)
-        self.n_write = 0
         self.writes = [0] * len(board.chains)   # frames written per chain
 
     def show(self, chain, buf, lo=0, hi=-1):
@@ -212,15 +239,29 @@ class Rp2Port:
                     self._write(ci, self.w_lo[k], self.w_hi[k])
                 written |= 1 << ci
         if again:                               # the others, at the new brightness
-            for ci in range(len(self.strips)):
+            for ci in range(len(self.wire)):
                 if not (written >> ci) & 1:
                     self._write(ci, 0, -1)
 
     def _write(self, ci, lo, hi):
-        strip = self.strips[ci]
-        pixels.encode(self.frames[ci], strip.buf, self.orders[ci], self.table, lo, hi)
-        strip.write()
+        """Encode the changed bytes and start the chain's DMA; returns at once.
+        Waits only if this chain's previous frame is still going out."""
+        dma = self.led_dma[ci]
+        buf = self.wire[ci]
+        while dma.active() or time.ticks_diff(self.led_free[ci], time.ticks_us()) > 0:
+            pass                                # rare: two frames within ~1 ms
+        pixels.encode(self.frames[ci], buf, self.orders[ci], self.table, lo, hi)
+        dma.read = buf
+        dma.count = len(buf)  # pyright: ignore[reportAttributeAccessIssue]
+        dma.ctrl = self.led_ctrl[ci]
+        dma.active(1)
+        self.led_free[ci] = time.ticks_add(time.ticks_us(), len(buf) * US_PER_BYTE + LATCH_US)
         self.writes[ci] += 1
+
+    def close_leds(self):
+        for i in range(len(self.led_sm)):
+            self.led_dma[i].close()
+            self.led_sm[i].active(0)
 
     # -- piezo, clock, idle --------------------------------------------------
     def tone(self, freq):
@@ -265,7 +306,10 @@ class Rp2Port:
             left = time.ticks_diff(end, time.ticks_us())
             if left <= 0:
                 return
-            time.sleep_us(left if left < IDLE_SLICE_US else IDLE_SLICE_US)
+            if left >= IDLE_SLICE_US:
+                time.sleep_ms(IDLE_SLICE_US // 1000)    # the core sleeps (WFE)
+            else:
+                time.sleep_us(left)             # busy-waits: only for the last part
             if self.dma.count != c0 or self.dma2.count != c1:  # pyright: ignore[reportAttributeAccessIssue]
                 return
             for _ in ser.ipoll(0):
@@ -299,17 +343,27 @@ class Rp2Port:
         self.answer_kind = board.plates
         self.next_answer_ms = time.ticks_ms()
         a = board.answers
+        self.answer_period = KEYS_POLL_MS
         if board.plates == "keys":
+            # The 74HC165 chain read by MicroPython's SoftSPI (a C loop: 64 bits
+            # in ~0.2 ms, where Pin calls took ms). Clock idles high and MISO is
+            # read after each falling edge, before the rising edge shifts: the
+            # first bit is chip 0's H. SoftSPI needs a MOSI pin: it is the load
+            # pin, held high (write=0xFF) while the bits come in.
             self.pl = machine.Pin(a["load"], machine.Pin.OUT, value=1)
-            self.cp = machine.Pin(a["clock"], machine.Pin.OUT, value=0)
-            self.q7 = machine.Pin(a["data"], machine.Pin.IN)
+            self.keys_spi = machine.SoftSPI(baudrate=KEYS_BAUD, polarity=1, phase=0,
+                                            sck=machine.Pin(a["clock"]),
+                                            mosi=self.pl, miso=machine.Pin(a["data"]))
+            self.keys_in = bytearray(board.stations)
             self.keys_down = bytearray(8)
         elif board.plates == "dial":
+            self.answer_period = DIALS_POLL_MS
             self.adc = machine.ADC(machine.Pin(a["adc"]))
             self.sel = [machine.Pin(a[k], machine.Pin.OUT) for k in ("s0", "s1", "s2")]
             self.dial_pos = bytearray(8)
             self.dial_seen = bytearray(8)
             self.dial_same = bytearray(8)
+            self.dial_at = array("i", [0] * 8)
             for s in range(8):
                 self.dial_pos[s] = 255
 
@@ -319,36 +373,37 @@ class Rp2Port:
         now = time.ticks_ms()
         if time.ticks_diff(now, self.next_answer_ms) < 0:
             return
-        self.next_answer_ms = time.ticks_add(now, ANSWER_POLL_MS)
+        self.next_answer_ms = time.ticks_add(now, self.answer_period)
         if self.answer_kind == "keys":
             self._read_keys()
         else:
             self._read_dials()
 
     def _read_keys(self):
-        """8 keys a station through chained 74HC165s (a key pulls low)."""
-        self.pl.value(0)
+        """8 keys a station through chained 74HC165s (a key pulls low). A key
+        going down is stamped with the time of this read, the first to see it."""
+        self.pl.value(0)                        # load the keys into the registers
         self.pl.value(1)
+        t = time.ticks_us()
+        self.keys_spi.readinto(self.keys_in, 0xFF)
         for s in range(self.board.stations):
-            down = 0
-            for k in range(8):
-                if not self.q7.value():
-                    down |= 1 << k
-                self.cp.value(1)
-                self.cp.value(0)
-            pressed = down & ~self.keys_down[s]
-            self.keys_down[s] = down
+            v = self.keys_in[s] ^ 0xFF          # bit 7-k: key k down
+            pressed = v & ~self.keys_down[s]
+            self.keys_down[s] = v
             if pressed:
                 k = 0
-                while not (pressed >> k) & 1:
+                while not (pressed >> (7 - k)) & 1:
                     k += 1
                 self.answer_val[s] = k
+                self.answer_us[s] = t
                 self.answer_seq[s] = (self.answer_seq[s] + 1) & 0xFF
 
     def _read_dials(self):
         """A dial a station (8 positions) through a 4051 into the ADC. After
         switching the 4051 the COM node needs time to reach the new dial's
-        voltage (1 nF on COM: tau ~4 us with the ladder): wait, then read."""
+        voltage (1 nF on COM: tau ~4 us with the ladder): wait, then read.
+        A new position counts once 3 reads agree (a switch between contacts
+        can read anything), stamped with the first of them."""
         for s in range(self.board.stations):
             for b in range(3):
                 self.sel[b].value((s >> b) & 1)
@@ -358,11 +413,11 @@ class Rp2Port:
             if pos != self.dial_seen[s]:
                 self.dial_seen[s] = pos
                 self.dial_same[s] = 0
+                self.dial_at[s] = time.ticks_us()
             elif self.dial_same[s] < DIAL_READS:
                 self.dial_same[s] += 1
-                # the same position 3 reads (60 ms) running: the dial is set, not
-                # passing through (a switch between contacts can read anything)
                 if self.dial_same[s] == DIAL_READS and pos != self.dial_pos[s]:
                     self.dial_pos[s] = pos
                     self.answer_val[s] = pos
+                    self.answer_us[s] = self.dial_at[s]
                     self.answer_seq[s] = (self.answer_seq[s] + 1) & 0xFF

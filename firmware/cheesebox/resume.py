@@ -57,8 +57,6 @@ def restore(d, electronic, false_start_costs=False):
     m.marked = _station(d["marked"], "marked", seats)
     m.no_wheel = _station(d["no_wheel"], "no_wheel", seats)
     m.winner = _station(d["winner"], "winner", seats)
-    for s in range(MAX_STATIONS):
-        m.before[s] = m.points[s]
     if m.active_count() <= 1:
         m.phase = OVER
     return m
@@ -79,6 +77,7 @@ def unpack(box, d):
         if not in_play or any(x >= N_DICE for x in in_play):
             raise ValueError("dice out of range")
         m = restore(d["match"], box.board.electronic, box.false_start_costs)
+        m.dials = box.dials
         for s in range(8):
             if m.joined[s] and s >= box.n:
                 raise ValueError("station %d is not on this board" % (s + 1))

@@ -470,7 +470,8 @@ def test_replay_then_the_other_player_grabs_first():
     marked 0""")
 
 
-def test_replay_gives_back_penalties_taken_during_the_round():
+def test_replay_keeps_penalties_taken_during_the_round():
+    # the replay gives back only the round's scoring losses: P1's penalty stands
     both("""new 2 2 2
     start
     penalty 1 -> yes
@@ -478,8 +479,18 @@ def test_replay_gives_back_penalties_taken_during_the_round():
     grab 0:1
     ownup
     finish -> replay
-    points 2 2
+    points 2 1
+    lost 0 0
     out""")
+
+
+def test_loss_is_what_was_really_taken():
+    # P0 at 1 answers wrong: loses 1 (not 2) and is out; P2 without a wheel -1
+    both("""new 3 1 7 7
+    round 4 0:3 1:4 -> scored
+    points 0 7 6
+    lost 1 0 1
+    out 0""")
 
 
 def test_three_players_all_would_be_eliminated():
@@ -631,7 +642,7 @@ def test_rounds_played_counts_scored_rounds_including_replays():
 
 
 def random_game(seed, el):
-    """A random game; points may only rise by a replay, to the round's start."""
+    """A random game; points never rise (a replay only takes nothing)."""
     rng = SeededRandom(seed)
     n = 2 + randbelow(rng, 7)
     m = Match(range(n), el, seed % 3 == 0)
@@ -662,11 +673,12 @@ def random_game(seed, el):
             break
         assert m.active_count() - m.holders() == 1
         own_up(m, answers)
+        pre = pts(m)
         if m.finish_round() == M.REPLAY:
             replays += 1
             for i in range(n):
                 if m.active[i]:
-                    assert m.points[i] == start[i] > 0
+                    assert m.points[i] == pre[i] > 0
         last = pts(m)
         for i in range(n):
             assert last[i] <= start[i]
@@ -676,7 +688,7 @@ def random_game(seed, el):
     return replays
 
 
-def test_points_never_rise_except_by_replay():
+def test_points_never_rise_and_a_replay_takes_nothing():
     replays = 0
     for seed in range(1, 41):
         replays += random_game(seed, True) + random_game(seed, False)
