@@ -288,6 +288,21 @@ export class Pico {
     return a;
   }
 
+  /**
+   * A DMA channel feeding a PIO TX FIFO is running (a LED frame going out).
+   * rp2040js moves DMA data on clock alarms, which fire between our PIO
+   * batches: keep the batches at 1 us then, or the machine starves mid-frame
+   * (and the wire shows a latch where a real chip has none). Otherwise a
+   * batch runs up to 1 ms, so a PIO IRQ would wake the core within 1 ms.
+   */
+  _txDmaBusy() {
+    for (const ch of this.mcu.dma.channels) {
+      const t = ch.treq;
+      if (ch.active && (t <= 3 || (t >= 8 && t <= 11))) return true;
+    }
+    return false;
+  }
+
   pioRunning() { const p = this.mcu.pio; return !(p[0].stopped && p[1].stopped); }
 
   /**
@@ -389,7 +404,7 @@ export class Pico {
       if (core.waiting) {
         const na = clock.nextAlarm;
         let dt = na ? Math.max(0, na.nanos - t0) : 1e6;
-        if (pio) dt = Math.min(dt, 1e6);            // let a PIO IRQ wake the core within 1 ms
+        if (pio) dt = Math.min(dt, this._txDmaBusy() ? 1000 : 1e6);
         // the PIO runs up to the alarm first: a pin an alarm changes is seen
         // by the sampler at its own instant, not up to 1 ms early
         if (pio && dt) this._stepPio(dt / CYCLE_NS, t0);
