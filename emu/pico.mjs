@@ -93,7 +93,7 @@ export class Pico {
     wd.scratchData.set(this.scratch);
     for (const pio of mcu.pio) {
       pio.run = function () {};       // stepped from our loop instead
-      for (const m of pio.machines) { m._acc = 0; m._stall = 0; }
+      for (const m of pio.machines) { m._acc = 0; m._stall = 0; m._pioCycles = 0; m._tops = 0; m._jmps = []; m._hist = []; }
     }
     this._modelPulls(mcu);
     for (const [g, list] of this.outputWatchers) this._listen(g, list);
@@ -307,22 +307,32 @@ export class Pico {
 
   /**
    * Step every running state machine by `cycles` CPU cycles that began at
-   * clock time `base` (ns). Each PIO step is stamped with its own instant, so
-   * a pin it drives (a WS2812 wire) changes at the right nanosecond; [delay]
-   * cycles are skipped in bulk, and a machine stalled on an empty TX FIFO
-   * costs nothing until data arrives (it does nothing on a real chip either).
+   * clock time `base` (ns); returns the cycles actually run, fewer when a
+   * machine raised an interrupt while the core sleeps (the core must wake at
+   * that instant, not at the end of the batch). Each PIO step is stamped with
+   * its own instant, so a pin it drives (a WS2812 wire) changes at the right
+   * nanosecond; [delay] cycles are skipped in bulk, a machine stalled on an
+   * empty TX FIFO costs nothing until data arrives (it does nothing on a real
+   * chip either), and a machine going round a steady loop is fast-forwarded
+   * (loopSkip).
    */
   _stepPio(cycles, base) {
+    const core = this.mcu.core;
+    const watchIrq = core.waiting && !core.interruptsUpdated;
+    let limit = cycles;
+    const done = [];
     for (const pio of this.mcu.pio) {
       if (pio.stopped) continue;
       for (const m of pio.machines) {
         if (!m.enabled) continue;
         const div = m.clockDivInt === 0 ? 65536 : m.clockDivInt + m.clockDivFrac / 256;
-        let acc = m._acc + cycles;
+        let acc = m._acc + limit;
+        m._tops = 0;
         while (acc >= div) {
           if (m._stall > 0) {
             const n = Math.min(m._stall, Math.floor(acc / div));
             m._stall -= n;
+            m._pioCycles += n;
             acc -= n * div;
             continue;
           }
@@ -331,17 +341,95 @@ export class Pico {
             break;
           }
           acc -= div;
-          this._pioNow = base + (cycles - acc) * CYCLE_NS;
-          const c0 = m.cycles;
+          this._pioNow = base + (limit - acc) * CYCLE_NS;
+          const pc = m.pc;
+          const op = pio.instructions[pc];
+          if (op >>> 13 === 0 && m._tops) m._jmps.push(pc, (op >> 5) & 7, m.x, m.y);
+          const c0 = m.cycles, rx0 = m.rxFIFO.itemCount;
           m.step();
+          m._pioCycles++;
           pio.checkChangedPins();
           const dc = m.cycles - c0;
           if (dc > 1) m._stall += dc - 1;
+          if ((watchIrq && core.interruptsUpdated) || m.rxFIFO.itemCount > rx0) {
+            // the core wakes now, or a DMA channel must take the word now (DMA
+            // moves on clock alarms, between batches): every machine stops here
+            const used = limit - acc;
+            for (const o of done) o._acc -= limit - used;    // ran ahead: owe it back
+            limit = used;
+            acc = 0;
+            break;
+          }
+          if (m.pc === m.wrapBottom && !m.waiting) {
+            const skip = this._loopSkip(m, Math.floor(acc / div));
+            if (skip) acc -= skip * div;
+          }
         }
         m._acc = acc;
+        done.push(m);
       }
     }
     this._pioNow = -1;
+    return limit;
+  }
+
+  /**
+   * Called each time machine m is back at the top of its loop. When its last
+   * three trips round the loop were alike (same length, same branches taken,
+   * no FIFO, IRQ or pin change, registers changing by the same amount each
+   * trip), the next trips are those too until a branch could go the other way
+   * (a counter reaching zero, x reaching y): jump over them, at most `room`
+   * PIO cycles. Returns the PIO cycles skipped. Inputs cannot change inside
+   * a batch (pins change on alarms, between batches), so this is exact.
+   */
+  _loopSkip(m, room) {
+    const pio = m.pio;
+    const snap = [m.x >>> 0, m.y >>> 0, m.inputShiftReg >>> 0, m.outputShiftReg >>> 0,
+      m.inputShiftCount, m.outputShiftCount, m.rxFIFO.itemCount, m.txFIFO.itemCount,
+      pio.irq, pio.pinValues, pio.pinDirections, m._pioCycles];
+    const jmps = m._jmps || [];
+    const hist = m._tops ? m._hist : (m._hist = []);
+    hist.push([snap, jmps]);
+    m._jmps = [];
+    m._tops = (m._tops || 0) + 1;
+    if (hist.length > 3) hist.shift();
+    if (hist.length < 3) return 0;
+    const [[s0, j0], [s1, j1], [s2, j2]] = hist;
+    const len = s2[11] - s1[11];
+    if (len <= 0 || len !== s1[11] - s0[11] || j1.length !== j2.length || j0.length !== j1.length) return 0;
+    for (let i = 4; i <= 10; i++) if (s0[i] !== s1[i] || s1[i] !== s2[i]) return 0;
+    const d = [];
+    for (let i = 0; i < 4; i++) {
+      const a = (s1[i] - s0[i]) | 0, b = (s2[i] - s1[i]) | 0;
+      if (a !== b) return 0;
+      d.push(b);
+    }
+    let k = Math.floor(room / len);
+    // each branch must keep going the same way for k more trips
+    for (let t = 0; t < j2.length; t += 4) {
+      if (j1[t] !== j2[t]) return 0;
+      const cond = j2[t + 1];
+      const dx = (j2[t + 2] - j1[t + 2]) | 0, dy = (j2[t + 3] - j1[t + 3]) | 0;
+      let v, dv;
+      if (cond === 1 || cond === 2) { v = j2[t + 2] >>> 0; dv = dx; }
+      else if (cond === 3 || cond === 4) { v = j2[t + 3] >>> 0; dv = dy; }
+      else if (cond === 5) { v = (j2[t + 2] - j2[t + 3]) >>> 0; dv = (dx - dy) | 0; }
+      else continue;                       // always, pin, !osre: constant inside a batch
+      if (dv === 0) continue;
+      if (dv === -1) k = Math.min(k, v - 2);            // stay clear of zero
+      else if (dv === 1) k = Math.min(k, 0x100000000 - v - 2);
+      else return 0;
+    }
+    if (k <= 0) return 0;
+    m.x = (s2[0] + d[0] * k) >>> 0;
+    m.y = (s2[1] + d[1] * k) >>> 0;
+    m.inputShiftReg = (s2[2] + d[2] * k) >>> 0;
+    m.outputShiftReg = (s2[3] + d[3] * k) >>> 0;
+    m._pioCycles += k * len;
+    m.cycles += k * len;
+    m._tops = 0;                          // watch three more trips before the next jump
+    this.loopSkips = (this.loopSkips || 0) + k;
+    return k * len;
   }
 
   /** Run until pred() is true (resolves true) or the emulated/wall limit (false). */
@@ -404,10 +492,10 @@ export class Pico {
       if (core.waiting) {
         const na = clock.nextAlarm;
         let dt = na ? Math.max(0, na.nanos - t0) : 1e6;
-        if (pio) dt = Math.min(dt, this._txDmaBusy() ? 1000 : 1e6);
+        if (pio && this._txDmaBusy()) dt = Math.min(dt, 1000);
         // the PIO runs up to the alarm first: a pin an alarm changes is seen
         // by the sampler at its own instant, not up to 1 ms early
-        if (pio && dt) this._stepPio(dt / CYCLE_NS, t0);
+        if (pio && dt) dt = this._stepPio(dt / CYCLE_NS, t0) * CYCLE_NS;
         clock.tick(dt);
         i += Math.max(1, dt / CYCLE_NS / 64);
       } else {

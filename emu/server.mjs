@@ -180,7 +180,7 @@ const handlers = {
   async stats() {
     return {
       nanos: pico.nanos, boot_nanos: pico.bootNanos, wall_ms: Date.now() - t0Wall,
-      instructions: pico.instructions, flash_ops: pico.flashOps, resets: pico.resets,
+      instructions: pico.instructions, flash_ops: pico.flashOps, resets: pico.resets, loop_skips: pico.loopSkips || 0,
       connected: pico.connected, out_pos: outAbs(), warnings: [...warnings].slice(0, 30),
     };
   },

@@ -58,6 +58,11 @@ Two parts:
      ``drain=True`` (what the DMA channel does on the Pico), so the depth only
      matters in the FIFO-full test, which holds for any depth.
 
+   - no IRQ instruction: the wrapper runs each ``irq`` that sets a flag as
+     ``mov y, y`` with the same delay (one cycle, no effect on the state
+     machine's registers, FIFOs or pins: on the chip the flag only raises
+     the CPU interrupt) and records when it ran in ``irqs``;
+
    pioemu charges the delay cycles of an instruction right after it, and calls
    the input source at the start of every instruction, so ``in pins`` sees the
    levels of the clock it executes in (1 clock = 1 us at the 1 MHz the port
@@ -107,6 +112,8 @@ DSL_NAMES = {
     "not_x": 1, "x_dec": 2, "not_y": 3, "y_dec": 4, "x_not_y": 5, "pin": 6, "not_osre": 7,
     # push options: bit 0 marks "explicitly given", 0x20 Block, 0x40 IfFull
     "noblock": 0x01, "block": 0x21, "iffull": 0x40,
+    # irq: index relative to the state machine; mode "clear"
+    "rel": lambda index: index | 0x10, "clear": 0x40,
 }
 
 MOV_DESTS = (0, 1, 2, 5, 6, 7)          # pins x y pc isr osr (exec handled apart)
@@ -210,10 +217,19 @@ class Emitter:
             raise PIOASMError("bad mov source %r" % src)
         return self._word(0xA000 | dest << 5 | src)
 
+    def irq(self, mod, index=None):
+        """irq(index) sets the flag, irq(block, index) waits for it to be
+        cleared, irq(clear, index) clears it (MicroPython's argument order)."""
+        if index is None:
+            mod, index = 0, mod
+        if not 0 <= index <= 0x17:
+            raise PIOASMError("bad irq index %r" % index)
+        return self._word(0xC000 | (mod & 0x60) | index)
+
     def _unsupported(self, *args, **kw):
         raise PIOASMError("instruction not supported by the test assembler")
 
-    out = pull = set = wait = irq = nop = word = side = _unsupported
+    out = pull = set = wait = nop = word = side = _unsupported
 
 
 DIRECTIVES = ("label", "wrap_target", "wrap")
@@ -312,7 +328,8 @@ class SamplerRun:
     stay in the (4-deep) FIFO and later noblock pushes are dropped.
 
     After run(): words = [(clock of the push, word)] that reached the
-    FIFO, pushes = [clock of every push executed, dropped or not], samples = [clock of
+    FIFO, pushes = [clock of every push executed, dropped or not], irqs = [clock
+    of every CPU interrupt raised], samples = [clock of
     every ``in pins``], loop_starts = [clock of every wrap_target fetch],
     steps = [(before, after)] pioemu states when keep_steps.
     """
@@ -323,6 +340,10 @@ class SamplerRun:
 
         self.pioemu = pioemu
         self.ops = opcodes(prog)
+        # IRQ set (no wait, no clear): same timing and data path as mov y, y
+        self.irq_pcs = {pc for pc, op in enumerate(self.ops) if op & 0xE060 == 0xC000}
+        self.ops = [(0xA042 | (op & 0x1F00)) if pc in self.irq_pcs else op
+                    for pc, op in enumerate(self.ops)]
         self.wrap_target, self.wrap_top = wrap_bounds(prog)
         self.shift_right = in_shift_right(prog)
         if autopush(prog):
@@ -342,6 +363,7 @@ class SamplerRun:
         self.pushes = []
         self.samples = []
         self.loop_starts = []
+        self.irqs = []
         self.steps = []
 
     def _find_in_pins(self):
@@ -378,6 +400,8 @@ class SamplerRun:
                     self.samples.append(before.clock)
                 if pc in self.push_pcs:
                     self.pushes.append(before.clock)
+                if pc in self.irq_pcs:
+                    self.irqs.append(before.clock)
                 if len(after.receive_fifo) > len(before.receive_fifo):
                     self.words.append((before.clock, after.receive_fifo[-1]))
                     if self.drain:

@@ -134,8 +134,9 @@ changed:
     in osr, {k}
     in x, {w}
     push noblock
+    irq 0 rel
     mov x, osr
-    jmp x-- top [4]
+    jmp x-- top [3]
     jmp top
 .wrap
 """
@@ -156,15 +157,16 @@ DATASHEET_W9 = [
     0x40F5,  # in osr, 21        010 00000 111 10101
     0x4029,  # in x, 9           010 00000 001 01001
     0x8000,  # push noblock      100 00000 0 0 0 00000 (IfFull 0, Block 0)
+    0xC010,  # irq 0 rel         110 00000 0 0 0 10000 (Clr 0, Wait 0, index rel 0)
     0xA027,  # mov x, osr
-    0x0440,  # jmp x-- 0 [4]     000 00100 010 00000
+    0x0340,  # jmp x-- 0 [3]     000 00011 010 00000
     0x0000,  # jmp 0
 ]
 
 
 def test_opcodes_match_datasheet():
     assert pio_asm.opcodes(PROG) == DATASHEET_W9
-    assert pio_asm.wrap_bounds(PROG) == (0, 15)
+    assert pio_asm.wrap_bounds(PROG) == (0, 16)
     assert not pio_asm.in_shift_right(PROG)          # SHIFT_LEFT
     assert pio_asm.fifo_join(PROG) == 2               # JOIN_RX: FJOIN_RX, bit 31
     assert PROG[pio_asm.PROG_SHIFTCTRL] == 1 << 31    # thresholds 32 (as 0), no autopush
@@ -292,6 +294,15 @@ def test_presses_40us_apart_are_two_words_in_order(phase):
     (t1, b1, n1, _), (t2, b2, n2, _) = words[1], words[2]
     assert b1 == 1 << 3 and b2 == (1 << 3) | (1 << 8)
     assert t1 < t2 and t2 - t1 in (32, 48) and (n2 - n1) * LOOP_US == t2 - t1
+
+
+def test_every_word_raises_the_cpu_interrupt_right_after_its_push():
+    """port_rp2.idle() sleeps until the sampler's IRQ: each word must raise it
+    in the same loop (one cycle after the push), and nothing else may."""
+    c = 10 * CYCLES + 5
+    r = run(Buttons().press(3, c).press(8, c + 40), c + 40 + 3 * CYCLES)
+    assert len(r.irqs) == len(r.pushes) == 3
+    assert [i - p for i, p in zip(r.irqs, r.pushes)] == [1, 1, 1]
 
 
 # -- (f) glitches ---------------------------------------------------------------------------

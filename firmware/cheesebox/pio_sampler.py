@@ -33,8 +33,9 @@ def sampler_program(width, kbits):
         in_(osr, kbits)             # 8  counter, low bits
         in_(x, width)               # 9  snapshot
         push(noblock)               # 10 one word; never stalls the count
-        mov(x, osr)                 # 11
-        jmp(x_dec, "top")[4]        # 12-16
+        irq(rel(0))                 # 11 wake the CPU (port_rp2.idle sleeps until this)
+        mov(x, osr)                 # 12
+        jmp(x_dec, "top")[3]        # 13-16
         jmp("top")
         wrap()
     return sampler

@@ -26,6 +26,7 @@ press and the CPU never stops for the 11.5 ms of the dice chain. Piezo: PWM. Ele
 """
 from array import array
 
+import io
 import machine
 import rp2
 import select
@@ -58,11 +59,24 @@ LINE_MAX = const(120)           # longest serial command line
 DIAL_READS = const(2)           # repeats after the first read: 3 reads alike
 DIAL_SETTLE_US = const(60)      # after switching the 4051: 1 nF on COM, tau ~4 us
 IDLE_MAX_MS = const(1000)       # sleep at most this long (the watchdog is 8 s)
-IDLE_SLICE_US = const(1000)     # while idle, look for sampler words this often
 RISE_PERMILLE = const(40)       # brighten again only for this much (no flicker)
 LATCH_US = const(300)           # low this long latches a WS2812B frame (newer parts)
 US_PER_BYTE = const(10)         # 8 bits at 800 kHz
 HEADROOM = const(100)           # dimmed 10 % below the limit: small changes fit
+
+
+class _Wake(io.IOBase):
+    """A flag the sampler's PIO interrupt raises, that select.poll can wait
+    on: the core sleeps (WFE) until a button changes, the console types, or
+    the timeout, instead of waking every millisecond to look."""
+
+    def __init__(self):
+        self.up = False
+
+    def ioctl(self, req, arg):
+        if req == 3:                    # MP_STREAM_POLL
+            return arg & 1 if self.up else 0
+        return 0
 
 
 class Rp2Port:
@@ -83,6 +97,10 @@ class Rp2Port:
         self.wdt = None
         self.serial = select.poll()
         self.serial.register(sys.stdin, select.POLLIN)
+        # idle() sleeps on the sampler's interrupt or the console
+        self.sleeper = select.poll()
+        self.sleeper.register(self.wake, select.POLLIN)
+        self.sleeper.register(sys.stdin, select.POLLIN)
         self.line = bytearray(LINE_MAX)
         self.line_len = 0
 
@@ -114,6 +132,12 @@ class Rp2Port:
         self.read_pos = 0               # ring index of the next word to read
         self.seg_ch = 0                 # channel that was busy at the last poll (0: dma)
         self.seg_done = 0               # words of that channel's segment read so far
+        self.wake = _Wake()
+        wake = self.wake
+
+        def raised(sm):                 # hard IRQ: sets a flag, allocates nothing
+            wake.up = True
+        self.sm.irq(raised, hard=True)
         t0 = time.ticks_us()
         self.sm.active(1)
         self.decoder = SampleDecoder(board.input_pins(), base, width, t0)
@@ -285,9 +309,10 @@ class Rp2Port:
         self.wdt = machine.WDT(timeout=timeout_ms)
 
     def idle(self, ms):
-        """Nothing to do for up to ms (-1: until something happens). Returns
-        early when the sampler has new words, a serial line is coming in or
-        the answer inputs are due, so a press is seen within IDLE_SLICE_US."""
+        """Nothing to do for up to ms (-1: until something happens). The core
+        sleeps until the sampler pushes a word (its PIO interrupt), a line comes
+        in on the console, the answer inputs are due or the time is up, so a
+        press is seen within microseconds and an idle box costs no CPU."""
         if self.wdt is not None:
             self.wdt.feed()
         if ms == 0:
@@ -298,22 +323,17 @@ class Rp2Port:
             due = time.ticks_diff(self.next_answer_ms, time.ticks_ms())
             if due < ms:
                 ms = due if due > 0 else 0
-        end = time.ticks_add(time.ticks_us(), ms * 1000)
-        c0 = self.dma.count  # pyright: ignore[reportAttributeAccessIssue]
-        c1 = self.dma2.count  # pyright: ignore[reportAttributeAccessIssue]
-        ser = self.serial
-        while True:
-            left = time.ticks_diff(end, time.ticks_us())
-            if left <= 0:
-                return
-            if left >= IDLE_SLICE_US:
-                time.sleep_ms(IDLE_SLICE_US // 1000)    # the core sleeps (WFE)
-            else:
-                time.sleep_us(left)             # busy-waits: only for the last part
-            if self.dma.count != c0 or self.dma2.count != c1:  # pyright: ignore[reportAttributeAccessIssue]
-                return
-            for _ in ser.ipoll(0):
-                return
+        self.wake.up = False            # cleared first: a word from now on raises it
+        if self._progress_changed():
+            return                      # words came since poll(): no sleep
+        for _ in self.sleeper.ipoll(ms):
+            return
+
+    def _progress_changed(self):
+        c = self.dma.count  # pyright: ignore[reportAttributeAccessIssue]
+        if self.dma.active():
+            return self.seg_ch != 0 or SEGMENT - c != self.seg_done
+        return self.seg_ch != 1 or SEGMENT - self.dma2.count != self.seg_done  # pyright: ignore[reportAttributeAccessIssue]
 
     # -- serial commands -------------------------------------------------------
     def read_line(self):
