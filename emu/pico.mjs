@@ -68,6 +68,8 @@ export class Pico {
     this.scratch = new Uint32Array(8);
     this.instructions = 0;
     this._pioNow = -1;
+    this.hangUntil = 0;
+    this.flashLog = [];             // [nanos, kind, addr, count] of every flash operation
     this._build(this.opts.flash, 0);
   }
 
@@ -152,6 +154,7 @@ export class Pico {
       this.clock.tick(ns);
       core.PC = core.LR & ~1;
       this.flashOps++;
+      this.flashLog.push([this.nanos, kind, addr, count]);
       if (this.flashOpHook) this.flashOpHook(kind, addr, count);
     };
   }
@@ -240,6 +243,7 @@ export class Pico {
   }
 
   _reboot(wdReason) {
+    this.hangUntil = 0;
     const flash = new Uint8Array(this.mcu.flash);
     this.scratch.set(wdReason ? this.watchdog.scratchData : new Uint32Array(8));
     this.timeOffset += this.clock.nanos;
@@ -251,6 +255,7 @@ export class Pico {
 
   /** Power off and on: RAM and scratch registers lost, flash kept as it is now. */
   powerCycle(flash = null) {
+    this.hangUntil = 0;
     this.resets.push({ nanos: this.nanos, reason: 'power' });
     const img = flash ?? new Uint8Array(this.mcu.flash);
     this.scratch.fill(0);
@@ -489,7 +494,15 @@ export class Pico {
     for (let i = 0; i < n; i++) {
       const pio = this.pioRunning();
       const t0 = clock.nanos;
-      if (core.waiting) {
+      if (this.hangUntil > this.nanos) {
+        // a hung program: the core does nothing useful, time and peripherals
+        // go on (the watchdog, if running, resets the chip)
+        const na = clock.nextAlarm;
+        let dt = Math.min(this.hangUntil - this.nanos, na ? Math.max(0, na.nanos - t0) : 1e6, 1e6);
+        if (pio && dt) dt = this._stepPio(dt / CYCLE_NS, t0) * CYCLE_NS;
+        clock.tick(Math.max(dt, 8));
+        i += 1000;
+      } else if (core.waiting) {
         const na = clock.nextAlarm;
         let dt = na ? Math.max(0, na.nanos - t0) : 1e6;
         if (pio && this._txDmaBusy()) dt = Math.min(dt, 1000);

@@ -151,6 +151,10 @@ class EmulatedPico:
         r = self.call("frames", gpio=gpio, since=since, pixels=pixels, last=last)
         return r["count"], r["frames"]
 
+    def writing_since(self, gpio):
+        """Start (ns) of the frame going out on that pin right now, or -1."""
+        return self.call("frames", gpio=gpio, since=10 ** 9)["writing_since"]
+
     def watch(self, gpio):
         self.call("watch", gpio=gpio)
 
@@ -165,6 +169,21 @@ class EmulatedPico:
         """Cut the power right after the n-th flash erase/program from now; the
         Pico then powers up again from the flash as that operation left it."""
         self.call("arm_cut", after_ops=flash_ops)
+
+    def press_on_flash(self, flash_ops, gpio, hold_ms=60):
+        """Press (pull low) gpio right after the n-th flash erase/program from
+        now, while the chip is writing its flash; let go hold_ms later."""
+        self.call("press_on_flash", after_ops=flash_ops, gpio=gpio, hold_ms=hold_ms)
+
+    def flash_log(self, since=0):
+        """(count, [[nanos, 'erase'|'program', addr, bytes], ...]) since index since."""
+        r = self.call("flash_log", since=since)
+        return r["count"], r["ops"]
+
+    def hang(self, ms):
+        """The program hangs for ms: the core stops doing anything useful while
+        time, the PIO, the DMA and the watchdog go on."""
+        self.call("hang", ms=ms)
 
     def save_flash(self, path):
         self.call("save_flash", path=path)

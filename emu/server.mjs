@@ -40,7 +40,16 @@ let readPos = 0;                    // serial output handed to the client so far
 const edgeLogs = new Map();         // gpio -> [[nanos, level]]
 let cut = null;                     // armed power cut: {left, snapshot}
 
+let pressOnFlash = null;            // armed press: {left, gpio, holdNs}
+
 pico.flashOpHook = () => {
+  if (pressOnFlash && --pressOnFlash.left <= 0) {
+    // a finger goes down while the flash is being written
+    const { gpio, holdNs } = pressOnFlash;
+    pressOnFlash = null;
+    pico.drive(gpio, 0);
+    pico.atNanos(pico.nanos + holdNs, () => pico.drive(gpio, null));
+  }
   if (!cut || cut.snapshot) return;
   if (--cut.left <= 0) {
     cut.snapshot = pico.flashImage();   // the flash exactly as this operation left it
@@ -137,7 +146,8 @@ const handlers = {
       return { count: base + dec.frames.length, frames: f ? [frameJson(f, pixels)] : [] };
     }
     const from = Math.max(0, since - base);
-    return { count: base + dec.frames.length, frames: dec.frames.slice(from).map((f) => frameJson(f, pixels)) };
+    return { count: base + dec.frames.length, frames: dec.frames.slice(from).map((f) => frameJson(f, pixels)),
+      writing_since: dec.start >= 0 ? dec.start : -1 };
   },
 
   async watch({ gpio }) {
@@ -158,6 +168,15 @@ const handlers = {
   async power_cycle() { pico.powerCycle(); return { nanos: pico.nanos }; },
 
   async arm_cut({ after_ops }) { cut = { left: after_ops, snapshot: null }; return {}; },
+
+  async press_on_flash({ after_ops, gpio, hold_ms }) {
+    pressOnFlash = { left: after_ops, gpio, holdNs: hold_ms * 1e6 };
+    return {};
+  },
+
+  async flash_log({ since = 0 }) { return { ops: pico.flashLog.slice(since), count: pico.flashLog.length }; },
+
+  async hang({ ms }) { pico.hangUntil = pico.nanos + ms * 1e6; return {}; },
 
   async save_flash({ path }) { fs.writeFileSync(path, pico.flashImage()); return {}; },
 

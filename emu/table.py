@@ -81,9 +81,10 @@ class EmuTable:
         self._partial = parts.pop()
         for line in parts:
             self.lines.append(line)
-            if line.startswith("{"):
+            i = line.find("{")           # a REPL prompt may stand before it (">OK{...")
+            if i >= 0 and '"ev"' in line:
                 try:
-                    ev = json.loads(line)
+                    ev = json.loads(line[i:])
                 except ValueError:
                     continue
                 if isinstance(ev, dict) and "ev" in ev:
@@ -110,6 +111,18 @@ class EmuTable:
     def boot(self, ms=3000):
         """Power-up until the box logs its boot event and is ready."""
         return self.wait_event("boot", ms)
+
+    # -- the REPL (safe boot, or after Ctrl-C) ------------------------------------------
+    def exec_raw(self, code, ms=10000):
+        """Run code in the raw REPL; returns (stdout, stderr) text."""
+        p = self.pico
+        p.send("\r\x03\x03\x01")
+        p.wait_for("raw REPL; CTRL-B to exit\r\n>", ms)
+        p.send(code.replace("\n", "\r\n") + "\x04")
+        out = p.wait_for("\x04>", ms)
+        body = out[out.index("OK") + 2:] if "OK" in out else out
+        parts = body.split("\x04")
+        return parts[0].replace("\r", ""), (parts[1] if len(parts) > 1 else "").replace("\r", "")
 
     # -- LEDs ------------------------------------------------------------------------------
     def last_frame(self, chain):

@@ -87,6 +87,7 @@ class Rp2Port:
         self.answer_val = bytearray(8)
         self.answer_seq = bytearray(8)
         self.answer_us = array("i", [0] * 8)
+        self.placements = 0             # answer_seq bumps, all stations (idle() watches it)
         self.overruns = 0
         self._start_buttons(board, sm_id)
         self._start_leds(board)
@@ -311,23 +312,35 @@ class Rp2Port:
     def idle(self, ms):
         """Nothing to do for up to ms (-1: until something happens). The core
         sleeps until the sampler pushes a word (its PIO interrupt), a line comes
-        in on the console, the answer inputs are due or the time is up, so a
-        press is seen within microseconds and an idle box costs no CPU."""
+        in on the console or the time is up, so a press is seen within
+        microseconds and an idle box costs no CPU. Answer keys and dials are
+        read here when due; only a new placement ends the sleep."""
         if self.wdt is not None:
             self.wdt.feed()
         if ms == 0:
             return
         if ms < 0 or ms > IDLE_MAX_MS:
             ms = IDLE_MAX_MS
-        if self.answer_kind != "cards":
-            due = time.ticks_diff(self.next_answer_ms, time.ticks_ms())
-            if due < ms:
-                ms = due if due > 0 else 0
-        self.wake.up = False            # cleared first: a word from now on raises it
-        if self._progress_changed():
-            return                      # words came since poll(): no sleep
-        for _ in self.sleeper.ipoll(ms):
-            return
+        end = time.ticks_add(time.ticks_ms(), ms)
+        while True:
+            wait = time.ticks_diff(end, time.ticks_ms())
+            if self.answer_kind != "cards":
+                due = time.ticks_diff(self.next_answer_ms, time.ticks_ms())
+                if due <= 0:
+                    placed = self.placements
+                    self._poll_answers()
+                    if self.placements != placed:
+                        return              # a plate placed: the box takes it now
+                    continue
+                if due < wait:
+                    wait = due
+            if wait <= 0:
+                return
+            self.wake.up = False        # cleared first: a word from now on raises it
+            if self._progress_changed():
+                return                  # words came since poll(): no sleep
+            for _ in self.sleeper.ipoll(wait):
+                return
 
     def _progress_changed(self):
         c = self.dma.count  # pyright: ignore[reportAttributeAccessIssue]
@@ -417,6 +430,7 @@ class Rp2Port:
                 self.answer_val[s] = k
                 self.answer_us[s] = t
                 self.answer_seq[s] = (self.answer_seq[s] + 1) & 0xFF
+                self.placements += 1
 
     def _read_dials(self):
         """A dial a station (8 positions) through a 4051 into the ADC. After
@@ -441,3 +455,4 @@ class Rp2Port:
                     self.answer_val[s] = pos
                     self.answer_us[s] = self.dial_at[s]
                     self.answer_seq[s] = (self.answer_seq[s] + 1) & 0xFF
+                    self.placements += 1

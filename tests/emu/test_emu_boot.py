@@ -1,0 +1,60 @@
+"""Deploy with the real tools, boot from the Pico's own flash (issue 7)."""
+import os
+
+from emu.pico import EmulatedPico
+from emu.table import EmuTable
+
+
+def _dice_lit(frame):
+    return sum(1 for i in range(0, len(frame), 3) if frame[i] or frame[i + 1] or frame[i + 2])
+
+
+def _boot_check(image, board):
+    log = open(image + ".log").read()
+    assert "verified" in log and "(sha256)" in log, log          # flash.py checked every file
+    with EmuTable(board, flash=image) as t:
+        boot = t.boot()
+        assert boot["board"] == board and boot["resume"] is False
+        t.run(300)
+        dice = t.last_frame(0)
+        tracks = t.last_frame(1)
+        # the joining screen: the dice show what to do, nobody's track is lit
+        assert _dice_lit(dice) > 20
+        assert not any(tracks)
+        # and a buzzer joins: that player's track lights in their colour
+        t.press(0)
+        t.run(50)
+        assert t.kinds()[-1] == "join"
+        assert any(t.last_frame(1)[:21])
+        return boot["t"]
+
+
+def test_make_flash_mpy_boots_to_the_joining_screen(image):
+    ms = _boot_check(image("pico-4p"), "pico-4p")
+    assert ms < 1500
+
+
+def test_make_flash_py_sources_boot_too(image):
+    ms = _boot_check(image("pico-4p", keep_py=True), "pico-4p")
+    assert ms < 6000
+
+
+def test_pico_8p_boots_with_its_answer_keys(image):
+    _boot_check(image("pico-8p"), "pico-8p")
+
+
+def test_a_second_make_flash_copies_nothing_and_verifies(image):
+    """make flash to a box that already has these files: mpremote skips the
+    identical ones, sha256 still checks every file, the box boots again, and
+    the deliberate reset does not resume anything silently."""
+    from emu import deploy
+    with EmulatedPico(flash=image("pico-4p")) as p:
+        p.run(1500)
+        rc, out, _ = deploy.flash_with_tools(p, "pico-4p")
+        assert rc == 0, out
+        assert "0 copied" in out and "unchanged" in out and "verified" in out, out
+        t = EmuTable("pico-4p", pico=p)
+        t.run(1500)
+        boots = [e for e in t.events if e["ev"] == "boot"]
+        assert boots and boots[-1]["resume"] is False
+        assert os.path.exists(image("pico-4p"))
