@@ -64,6 +64,7 @@ test: $(STAMP)
 	$(MAKE) --no-print-directory check-mpy
 	$(MAKE) --no-print-directory typecheck
 	$(MAKE) --no-print-directory test-mp
+	$(MAKE) --no-print-directory emu-deps
 	$(MAKE) --no-print-directory test-py
 
 $(TSTAMP): requirements-typecheck.txt $(STAMP)
@@ -91,6 +92,23 @@ test-py: $(STAMP)
 
 sim: $(STAMP)
 	$(PY) -m sim $(ARGS)
+
+# The emulated Pico (docs/emulator.md): rp2040js from the npm registry, pinned by
+# emu/package-lock.json. Without npm the emulated-Pico tests say so and skip.
+EMU_STAMP := emu/node_modules/.stamp
+emu-deps:
+	@if [ -f $(EMU_STAMP) ] && [ $(EMU_STAMP) -nt emu/package-lock.json ]; then :; \
+	elif command -v npm >/dev/null 2>&1; then \
+	  echo "make: npm ci in emu/ (rp2040js, pinned; log: emu/npm-install.log)"; \
+	  if (cd emu && npm ci --no-audit --no-fund > npm-install.log 2>&1); then touch $(EMU_STAMP); \
+	  else tail -n 20 emu/npm-install.log; echo "make: npm ci failed"; exit 1; fi; \
+	else echo "make: npm not found: the emulated-Pico suite will be skipped (docs/emulator.md)"; fi
+
+emu: $(STAMP) emu-deps
+	$(PY) -m emu $(ARGS)
+
+test-emu: $(STAMP) emu-deps
+	$(PY) -m pytest -q tests/emu
 
 BOARD      ?= pico-4p
 PORT       ?= auto

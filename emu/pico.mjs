@@ -16,6 +16,7 @@ import { Ws2812Decoder } from './ws2812.mjs';
 import { Hc165Chain } from './hc165.mjs';
 
 const CYCLE_NS = 8;                  // 125 MHz
+const NO_LOOP_SKIP = !!process.env.EMU_NO_LOOP_SKIP;   // for checking the fast-forward
 const WAIT_TXFIFO = 3, WAIT_OUT = 5; // rp2040js WaitType: stalled for TX data
 const WD_REASON_TIMER = 1, WD_REASON_FORCE = 2;
 const FLASH_SIZE = 2 * 1024 * 1024;
@@ -350,22 +351,22 @@ export class Pico {
           const pc = m.pc;
           const op = pio.instructions[pc];
           if (op >>> 13 === 0 && m._tops) m._jmps.push(pc, (op >> 5) & 7, m.x, m.y);
-          const c0 = m.cycles, rx0 = m.rxFIFO.itemCount;
+          const c0 = m.cycles, rx0 = m.rxFIFO.itemCount, tx0 = m.txFIFO.itemCount;
           m.step();
           m._pioCycles++;
           pio.checkChangedPins();
           const dc = m.cycles - c0;
           if (dc > 1) m._stall += dc - 1;
-          if ((watchIrq && core.interruptsUpdated) || m.rxFIFO.itemCount > rx0) {
-            // the core wakes now, or a DMA channel must take the word now (DMA
-            // moves on clock alarms, between batches): every machine stops here
+          if (m.rxFIFO.itemCount !== rx0 || m.txFIFO.itemCount !== tx0) this._dmaNow();
+          if (watchIrq && core.interruptsUpdated) {
+            // the core wakes now: every machine stops here
             const used = limit - acc;
             for (const o of done) o._acc -= limit - used;    // ran ahead: owe it back
             limit = used;
             acc = 0;
             break;
           }
-          if (m.pc === m.wrapBottom && !m.waiting) {
+          if (m.pc === m.wrapBottom && !m.waiting && !NO_LOOP_SKIP) {
             const skip = this._loopSkip(m, Math.floor(acc / div));
             if (skip) acc -= skip * div;
           }
@@ -376,6 +377,27 @@ export class Pico {
     }
     this._pioNow = -1;
     return limit;
+  }
+
+  /**
+   * rp2040js moves DMA data on clock alarms set for "now", which fire only
+   * between our PIO batches: a FIFO a machine just filled or emptied is
+   * serviced here at once, as the chip's DMA does within a few cycles (else a
+   * WS2812 machine would starve mid-frame, or the sampler's FIFO overflow).
+   */
+  _dmaNow() {
+    const now = this.clock.nanos;
+    for (let again = true; again;) {
+      again = false;
+      for (const ch of this.mcu.dma.channels) {
+        const a = ch.transferAlarm;
+        if (a.scheduled && a.nanos <= now) {
+          a.cancel();
+          ch.transfer();
+          again = true;
+        }
+      }
+    }
   }
 
   /**
@@ -505,7 +527,6 @@ export class Pico {
       } else if (core.waiting) {
         const na = clock.nextAlarm;
         let dt = na ? Math.max(0, na.nanos - t0) : 1e6;
-        if (pio && this._txDmaBusy()) dt = Math.min(dt, 1000);
         // the PIO runs up to the alarm first: a pin an alarm changes is seen
         // by the sampler at its own instant, not up to 1 ms early
         if (pio && dt) dt = this._stepPio(dt / CYCLE_NS, t0) * CYCLE_NS;

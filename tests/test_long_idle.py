@@ -35,3 +35,24 @@ def test_grab_long_after_the_reveal_is_a_grab(minutes):
                    % (minutes * MIN))
     assert r["false_starts"] == 0
     assert r["state"] == "check"          # both wheels taken: the plate-card check
+
+
+@pytest.mark.parametrize("minutes", [10, 20])
+def test_dial_left_alone_for_minutes_still_shows_its_plate(minutes):
+    """A dial set before a long pause is the answer at the grab (its placement
+    stamp is minutes old: older than half the ticks_us period)."""
+    sim = Sim(read_board("boards/pico2-8p.json"), seed=3)
+    r = run_script(sim, "players 2\ndice yellow\nanswer P1 3\nwait %d\nrollbutton\nwait 1700\n"
+                   "buzz P1\n" % (minutes * MIN))
+    grabs = [e for e in sim.box.match.locked[:1]]
+    assert grabs == [3]
+    assert r["rounds"] == 1
+
+
+@pytest.mark.parametrize("minutes", [10, 20])
+def test_key_pressed_long_before_the_buzzer_counts(minutes):
+    sim = Sim(read_board("boards/pico-8p.json"), seed=3)
+    r = run_script(sim, "players 2\ndice yellow\nrollbutton\nwait 1700\nanswer P1 4\nwait %d\n"
+                   "buzz P1\n" % (minutes * MIN))
+    assert sim.box.match.locked[0] == 4
+    assert r["rounds"] == 1

@@ -41,6 +41,7 @@ SLAM_US = const(500000)        # a holder's press this soon after their grab: th
 LONG_MS = const(2000)          # long ROLL press
 GUARD_MS = const(1000)         # a late slam can't start the next roll
 REVEAL_GRACE_MS = const(1000)  # a press from before the reveal arrives within this
+STALE_MS = const(60000)        # a ticks_us stamp older than this is only "before"
 GESTURE_US = const(300000)     # ROLL held this long before a buzzer: a penalty
 FLASH_MS = const(600)
 LOSS_MS = const(2500)          # lost points blink on the tracks
@@ -116,6 +117,7 @@ class Box:
         self.plate = bytearray(b"\xff" * 8)       # M.NO_ANSWER: none
         self.plate_old = bytearray(b"\xff" * 8)
         self.plate_us = array("i", [0] * 8)
+        self.plate_ms = array("i", [0] * 8)       # when it was read (ticks_ms)
         # the port's placement times (port.py); a port without them: the read time
         self.answer_us = getattr(port, "answer_us", None)
         self.false_starts = 0
@@ -261,10 +263,20 @@ class Box:
                 self.plate[s] = port.answer_val[s]
                 us = self.answer_us
                 self.plate_us[s] = us[s] if us is not None else port.ticks_us()
+                self.plate_ms[s] = self.now
+
+    def _placed_before(self, s, t_us):
+        """Station s's last placement came at or before t_us (a press being
+        handled now). ticks_us differences mean something only within half
+        their 2**30 us period: a placement read over a minute ago is simply
+        before (a dial left alone for ten minutes still shows its plate)."""
+        if ticks.diff(self.now, self.plate_ms[s]) > STALE_MS:
+            return True
+        return ticks.diff(self.plate_us[s], t_us) <= 0
 
     def _plate_at(self, s, t_us):
         """Station s's plate at time t_us: the last placement before it."""
-        if ticks.diff(self.plate_us[s], t_us) <= 0:
+        if self._placed_before(s, t_us):
             return self.plate[s]
         return self.plate_old[s]
 
@@ -274,7 +286,7 @@ class Box:
             return                       # a dial keeps showing its plate
         for s in range(8):
             self.plate_old[s] = M.NO_ANSWER
-            if ticks.diff(self.plate_us[s], t_us) < 0:
+            if self._placed_before(s, t_us) and self.plate_us[s] != t_us:
                 self.plate[s] = M.NO_ANSWER
 
     def _on_input(self, kind, inp, t_us):

@@ -194,6 +194,7 @@ class Rp2Port:
         self.led_dma = []
         self.led_ctrl = []
         self.led_free = array("i", [0] * len(board.chains))   # ticks_us: frame out + latched
+        self.led_ms = array("i", [0] * len(board.chains))     # ticks_ms of the last write
         ws2812 = ws2812_program()
         for i in range(len(board.chains)):
             c = board.chains[i]
@@ -273,14 +274,19 @@ class Rp2Port:
         Waits only if this chain's previous frame is still going out."""
         dma = self.led_dma[ci]
         buf = self.wire[ci]
-        while dma.active() or time.ticks_diff(self.led_free[ci], time.ticks_us()) > 0:
-            pass                                # rare: two frames within ~1 ms
+        if time.ticks_diff(time.ticks_ms(), self.led_ms[ci]) < 20:
+            # the last frame went out less than 20 ms ago (11.5 ms is the
+            # longest): wait until it is out and latched. (Only then: an old
+            # ticks_us stamp compared after 9 minutes would read as future.)
+            while dma.active() or time.ticks_diff(self.led_free[ci], time.ticks_us()) > 0:
+                pass
         pixels.encode(self.frames[ci], buf, self.orders[ci], self.table, lo, hi)
         dma.read = buf
         dma.count = len(buf)  # pyright: ignore[reportAttributeAccessIssue]
         dma.ctrl = self.led_ctrl[ci]
         dma.active(1)
         self.led_free[ci] = time.ticks_add(time.ticks_us(), len(buf) * US_PER_BYTE + LATCH_US)
+        self.led_ms[ci] = time.ticks_ms()
         self.writes[ci] += 1
 
     def close_leds(self):

@@ -1,0 +1,69 @@
+"""python -m emu [--board NAME] [--script FILE] [--py]: `make emu`.
+
+The box's firmware, deployed by host_tools/flash.py (mpy-cross + mpremote),
+runs on the official MicroPython rp2 firmware on an emulated Pico. With a
+terminal: play it with the keyboard, as `make sim`. Without one (or with
+--script): the scenario's finger movements on its pins, then one picture.
+"""
+import argparse
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+for p in (os.path.join(ROOT, "firmware"), ROOT):
+    if p not in sys.path:
+        sys.path.insert(0, p)
+os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
+
+from emu.pico import EmulatorMissing, locate  # noqa: E402
+
+DEMO = "players 3\ndice yellow\nrollbutton\nwait 1700\nbuzz P1\nbuzz P2\nwait 500\n"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m emu", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--board", default="pico-4p", help="a board in boards/ (pico-4p, pico-8p)")
+    ap.add_argument("--script", help="a scenario file (docs/scenarios.md) to play headless")
+    ap.add_argument("--py", action="store_true", help="deploy .py sources instead of .mpy")
+    args = ap.parse_args(argv)
+    try:
+        locate()
+    except EmulatorMissing as e:
+        print(e, file=sys.stderr)
+        return 2
+    boards = sorted(f[:-5] for f in os.listdir(os.path.join(ROOT, "boards")) if f.endswith(".json"))
+    if args.board not in boards:
+        print("emu: no board %r (boards: %s)" % (args.board, ", ".join(boards)), file=sys.stderr)
+        return 2
+    from cheesebox.board import read_board
+    if read_board(os.path.join(ROOT, "boards", args.board + ".json")).mcu != "rp2040":
+        print("emu: %s is a Pico 2 (RP2350) board; the emulator is an RP2040" % args.board,
+              file=sys.stderr)
+        return 2
+    script = None
+    if args.script:
+        try:
+            with open(args.script, encoding="utf-8-sig") as f:
+                script = f.read()
+        except (OSError, UnicodeDecodeError) as e:
+            print("emu: cannot read %s: %s" % (args.script, e), file=sys.stderr)
+            return 2
+    from emu import deploy
+    print("emu: deploying the firmware to the emulated Pico with host_tools/flash.py "
+          "(first time about 40 s, then cached in build/emu/) ...", file=sys.stderr, flush=True)
+    flash = deploy.image(args.board, keep_py=args.py)
+    from emu import view
+    from sim.scenario import ScenarioError
+    if script is None and sys.stdin.isatty() and sys.stdout.isatty():
+        return view.play(args.board, flash)
+    try:
+        view.headless(args.board, flash, script if script is not None else DEMO)
+    except ScenarioError as e:
+        print("emu: %s: %s" % (args.script or "demo", e), file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

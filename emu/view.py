@@ -1,0 +1,178 @@
+"""`make emu`: the real firmware on the emulated Pico, behind the same
+terminal view as `make sim`.
+
+Keys press the buzzer and ROLL pins (and the 74HC165 answer keys); the
+picture is drawn from the WS2812 wire of each chain, decoded from the pins;
+the status line comes from the box's event log on its USB serial port. The
+emulator runs paced to the wall clock (it never runs ahead of it; when the
+box is busy it may fall behind: the status line says how fast it goes).
+"""
+import os
+import sys
+import time
+
+from rich.console import Console, Group
+from rich.live import Live
+from rich.panel import Panel
+from rich.style import Style
+from rich.color import Color
+from rich.text import Text
+
+from cheesebox.board import TRACK_PIXELS
+from cheesebox.display import STATION
+from emu.table import MS, EmuTable
+from sim.keys import ESC, Keys
+from sim.view import FPS, PLATE_KEYS, _led_style, _rgb
+from sim.wire import WireEncoder
+
+TAP_MS = 80
+LONG_MS = 2200
+
+
+class EmuView:
+    """The emulated box as a picture: dice, tracks, what its log says."""
+
+    def __init__(self, table):
+        self.table = table
+        self.board = table.board
+        self.said = "welcome to the Cheese Box (real firmware, emulated Pico)"
+        self.pending = None
+        self.wall0 = time.monotonic()
+        self.emu0 = table.pico.nanos
+
+    def pixels(self):
+        out = []
+        for ci, c in enumerate(self.board.chains):
+            wire = self.table.last_frame(ci)
+            if len(wire) != c.pixels * 3:
+                wire = bytes(c.pixels * 3)
+            out.append(WireEncoder.decode(wire, c.order, self.board.brightness))
+        return out
+
+    def _dice(self, px):
+        lines = []
+        for first in (0, 3):
+            rows = [Text() for _ in range(4)]
+            for d in range(first, min(first + 3, len(self.board.dice))):
+                ci, start, layout = self.board.dice[d]
+                grid = [[px[ci][start + y * 8 + (x if layout == "rows" or y % 2 == 0 else 7 - x)]
+                         for x in range(8)] for y in range(8)]
+                for y in range(0, 8, 2):
+                    row = rows[y // 2]
+                    row.append("  " if d > first else "")
+                    for x in range(8):
+                        row.append("\u2580\u2580", _led_style(grid[y][x], grid[y + 1][x]))
+            lines += rows + [Text()]
+        return lines
+
+    def _tracks(self, px):
+        lines = []
+        for s in range(self.board.stations):
+            ci, start = self.board.tracks[s]
+            leds = px[ci][start:start + TRACK_PIXELS]
+            if self.board.track_reversed:
+                leds = leds[::-1]
+            line = Text()
+            line.append("[%d] " % (s + 1), style="dim")
+            line.append("P%d " % (s + 1), Style(color=Color.from_rgb(*STATION[s]), bold=True))
+            for c in leds[:-1]:
+                line.append("\u25cf ", Style(color=_rgb(c)))
+            line.append(" wheel ", style="dim")
+            line.append("\u25c9", Style(color=_rgb(leds[-1])))
+            lines.append(line)
+        return lines
+
+    def status(self):
+        t = self.table
+        last = [e for e in t.events if e["ev"] not in ("press",)][-3:]
+        emu_s = (t.pico.nanos - self.emu0) / 1e9
+        wall_s = time.monotonic() - self.wall0
+        speed = emu_s / wall_s if wall_s > 0 else 0
+        head = Text("emulated %.1f s, %.2fx real time" % (emu_s, speed), style="dim")
+        log = [Text(" ".join("%s=%s" % (k, v) for k, v in e.items() if k not in ("v", "t")),
+                    style="dim", no_wrap=True, overflow="ellipsis") for e in last]
+        return [head] + log + [Text("> " + self.said, style="italic")]
+
+    def frame(self):
+        px = self.pixels()
+        keys = "1-%d buzzers  space ROLL  L ROLL held  p+1-%d penalty%s  Esc quit" % (
+            self.board.stations, self.board.stations,
+            ("  %s-%s then 0-7 answer key" % (PLATE_KEYS[0], PLATE_KEYS[self.board.stations - 1]))
+            if self.board.plates == "keys" else "")
+        return Panel(Group(*self._dice(px), *self._tracks(px), Text(), *self.status(),
+                           Text(keys, style="cyan")),
+                     title="the Cheese Box - %s - emulated Pico" % self.board.name, expand=False)
+
+    def key(self, k):
+        """Act on one key: pins pressed now, let go a moment later."""
+        t = self.table
+        n = self.board.stations
+        now = t.pico.nanos + MS
+        pending, self.pending = self.pending, None
+        station = "12345678"[:n].find(k) if len(k) == 1 else -1
+        if k == ESC:
+            return False
+        if pending == "p":
+            if station >= 0:
+                roll = t.pin_of("roll")
+                t.pico.schedule(pins=[(now, roll, 0), (now + 400 * MS, t.pin_of(station), 0),
+                                      (now + 460 * MS, t.pin_of(station), None),
+                                      (now + 480 * MS, roll, None)])
+                self.said = "table penalty for P%d" % (station + 1)
+        elif pending is not None:
+            if len(k) == 1 and k in "01234567":
+                t.key(pending, int(k), at_ns=now)
+                self.said = "P%d presses answer key %s" % (pending + 1, k)
+        elif station >= 0:
+            t.press_at(station, now, TAP_MS)
+            self.said = "P%d buzzer" % (station + 1)
+        elif k == " ":
+            t.press_at("roll", now, TAP_MS)
+            self.said = "ROLL"
+        elif k in ("l", "L"):
+            t.press_at("roll", now, LONG_MS)
+            self.said = "ROLL held 2.2 s"
+        elif k == "p":
+            self.pending = "p"
+            self.said = "penalty: which station?"
+        elif self.board.plates == "keys" and k in PLATE_KEYS[:n]:
+            self.pending = PLATE_KEYS.index(k)
+            self.said = "P%d answer key: 0-7" % (self.pending + 1)
+        return True
+
+
+def play(board_name, flash, console=None):
+    """Interactive: the emulator runs in real time, keys act at once."""
+    console = console or Console()
+    table = EmuTable(board_name, flash=flash)
+    try:
+        table.boot()
+        view = EmuView(table)
+        table.pico.free(True, pace=1.0)
+        with Keys(sys.stdin) as keys, Live(view.frame(), console=console, auto_refresh=False,
+                                           screen=True) as live:
+            while True:
+                for k in keys.read(1.0 / FPS):
+                    if not view.key(k):
+                        return 0
+                table._take()
+                live.update(view.frame(), refresh=True)
+    finally:
+        table.close()
+
+
+def headless(board_name, flash, script_text, console=None):
+    """No terminal: the scenario's fingers on the emulated Pico, then one picture."""
+    from emu.differential import play_on_pico, run_sim
+    console = console or Console()
+    t0 = time.monotonic()
+    with EmuTable(board_name, flash=flash) as table:
+        table.boot()
+        _, _, fingers, _ = run_sim(table.board, script_text)
+        events = play_on_pico(table, fingers)
+        view = EmuView(table)
+        view.emu0 = table.pico.nanos - (fingers.end - fingers.start) * 1000
+        view.wall0 = t0
+        view.said = "scenario played: %d events" % len(events)
+        console.print(view.frame())
+        return events
