@@ -673,7 +673,9 @@ def draw_power(s, board, ext):
     s.line(cx - 10, cm + 4, cx + 10, cm + 4, C_GND, 3)
     s.line(cx, cm + 4, cx, yg, C_GND, 2)
     s.text(cx - 14, cm - 5, "+", 11, "end", C_5V, "bold")
-    s.text(cx + 16, cm + 4, "1000 µF ≥ 6.3 V", 11, "start", "#333333", "bold")
+    # on USB power the inrush limit (USB 2.0: 10 uF at plug-in) rules out a bulk capacitor
+    s.text(cx + 16, cm + 4, "1000 µF ≥ 6.3 V" if ext else "10 µF (USB: no more)", 11, "start",
+           "#333333", "bold")
     # the supply
     sx = 1390
     s.rect(sx, yp - 18, 190, yg - yp + 36, "#fdecec", C_5V, 1.5, 4)

@@ -92,6 +92,8 @@ def load(spec, src="board.json"):
     chains = _get(spec, "chains", src, "chains", list)
     if not chains:
         _fail(src, "chains", "must list at least one NeoPixel chain")
+    if len(chains) > 7:
+        _fail(src, "chains", "at most 7 chains (each needs a PIO state machine), got %d" % len(chains))
     names = []
     for i, c in enumerate(chains):
         f = "chains[%d]" % i
