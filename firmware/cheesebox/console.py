@@ -2,6 +2,8 @@
 
 Malformed lines are answered with an "error" event and change nothing.
 """
+import gc
+
 from cheesebox.box import N_INPUTS
 from cheesebox.events import name
 
@@ -22,7 +24,9 @@ def command(box, line):
                                                       if box.joined[s])}
                                         if box.campaign is not None else None),
                            "stuck": [box._input_name(i) for i in range(N_INPUTS)
-                                     if (box.stuck >> i) & 1]})
+                                     if (box.stuck >> i) & 1],
+                           # bytes of heap free (MicroPython), for a host watching the box
+                           "free": gc.mem_free() if hasattr(gc, "mem_free") else None})
     elif words[0] == "help" and len(words) == 1:
         box.log("help", {"commands": ["state", "help"]})
     else:

@@ -1,0 +1,151 @@
+"""Figures of the real firmware on the emulated RP2040 (125 MHz), for `make bench`.
+
+Emulated time, so they are stable from run to run (docs/emulator.md says where
+a real chip differs). Everything is read through pins and the serial port,
+except the main-loop cost, timed by the firmware itself in the REPL after
+Ctrl-C.
+"""
+import re
+import statistics
+import time
+
+from emu import deploy
+from emu.latency import wheel_latency_ns
+from emu.table import MS, EmuTable
+
+LOOP_CODE = """
+import time, random, gc
+from cheesebox.app import load
+from cheesebox.box import Box
+from cheesebox.port_rp2 import Rp2Port
+board, dice = load()
+port = Rp2Port(board)
+box = Box(board, port, random, dice=dice)
+box.step()
+N = 100
+t0 = time.ticks_us()
+for i in range(N):
+    box.step()
+    port.read_line()
+    w = box.next_wake()
+t1 = time.ticks_us()
+print("LOOP_US", time.ticks_diff(t1, t0) / N)
+port.close()
+"""
+
+
+def _boot(board, keep_py):
+    img = deploy.image(board, keep_py)
+    with EmuTable(board, flash=img) as t:
+        boot = t.boot()
+        t.run(400)
+        n, frames = t.frames(0)
+        lit = [f for f in frames if any(bytes.fromhex(f["hex"]))]
+        return {"boot_event_ms": boot["t"],
+                "joining_lit_ms": round(lit[0]["end"] / 1e6, 1) if lit else None}
+
+
+def _deploy_wall(board):
+    img = deploy.image(board)
+    text = open(img + ".log").read()
+    m = re.search(r"flash wall ([0-9.]+) s", text)
+    return float(m.group(1)) if m else None
+
+
+def _game(log):
+    """An 8-player game on pico-8p: every grab's wheel-LED latency, the heap
+    (console `state` every half second), LED frame times, the main loop."""
+    img = deploy.image("pico-8p")
+    lat = []
+    free = []
+    with EmuTable("pico-8p", flash=img) as t:
+        t.boot()
+        t.run(300)
+
+        def heap():
+            n = len(t.events)
+            t.pico.send("state\r\n")
+            ev = t.wait_event("state", 1000, since=n)
+            if ev.get("free") is not None:
+                free.append(ev["free"])
+        heap()
+        after_boot = free[-1] if free else None
+        for s in range(8):
+            t.press(s)
+        t.press("roll")
+        t.press("roll")
+        t.wait_event("game", 1000)
+        for rnd in range(3):
+            n = len(t.events)
+            t.press("roll")
+            t.wait_event("faces", 3000, since=n)
+            heap()
+            for s in range(7):
+                t.key(s, 3)
+                t.run(30)
+                at = t.pico.nanos + MS
+                c0, _ = t.frames(1)
+                t.press_at(s, at)
+                t.run(150)
+                d = wheel_latency_ns(t, s, at, since=c0)
+                if d is not None:
+                    lat.append(d / 1000.0)
+            heap()
+            t.run(2500)
+            heap()
+        frame_us = {}
+        for ci, c in enumerate(t.board.chains):
+            _, fr = t.frames(ci)
+            if fr:
+                frame_us[c.name] = round(statistics.median(f["end"] - f["start"] for f in fr) / 1000, 1)
+        t.pico.send("\x03")
+        t.run(300)
+        out, err = t.exec_raw(LOOP_CODE, ms=20000)
+        m = re.search(r"LOOP_US ([0-9.]+)", out)
+        loop_us = float(m.group(1)) if m else None
+    return {"latency_us": lat, "heap_free_after_boot": after_boot,
+            "heap_free_min": min(free) if free else None, "frame_us": frame_us,
+            "loop_us": loop_us}
+
+
+def _idle_speed():
+    img = deploy.image("pico-4p")
+    with EmuTable("pico-4p", flash=img) as t:
+        t.boot()
+        t.run(500)
+        w = time.monotonic()
+        t.run(20000)
+        return 20.0 / (time.monotonic() - w)
+
+
+def figures(log=print):
+    R = {}
+    log("  boot to the joining screen (.mpy, .py)")
+    R["boot_mpy"] = _boot("pico-4p", False)
+    R["boot_py"] = _boot("pico-4p", True)
+    R["flash_wall_s"] = {"pico-4p": _deploy_wall("pico-4p"), "pico-8p": _deploy_wall("pico-8p")}
+    log("  an 8-player game: buzz to wheel LED, heap, frames, main loop")
+    R["game"] = _game(log)
+    R["idle_speed_x"] = round(_idle_speed(), 1)
+    return R
+
+
+def rows(R):
+    g = R["game"]
+    lat = g["latency_us"]
+    out = [("6 EMULATED PICO", "official MicroPython 1.28 rp2 firmware on rp2040js, 125 MHz, emulated time")]
+    out.append(("power-on to the joining screen lit (.mpy)", "%s ms (boot event at %s ms)"
+                % (R["boot_mpy"]["joining_lit_ms"], R["boot_mpy"]["boot_event_ms"])))
+    out.append(("power-on to the joining screen lit (.py)", "%s ms (boot event at %s ms)"
+                % (R["boot_py"]["joining_lit_ms"], R["boot_py"]["boot_event_ms"])))
+    if lat:
+        out.append(("buzz pin edge to wheel LED on the wire", "max %.0f us, median %.0f us, n=%d (pico-8p, 8 players)"
+                    % (max(lat), statistics.median(lat), len(lat))))
+    out.append(("main loop: step + read_line + next_wake, idle", "%s us" % g["loop_us"]))
+    out.append(("LED frame on the wire, per chain", ", ".join("%s %s us" % kv for kv in g["frame_us"].items())))
+    out.append(("heap free after boot (gc.mem_free)", "%s B" % g["heap_free_after_boot"]))
+    out.append(("heap free, minimum over the game", "%s B" % g["heap_free_min"]))
+    out.append(("make flash to the emulated Pico (wall)", ", ".join("%s %.0f s" % (k, v) for k, v in
+                                                                  R["flash_wall_s"].items() if v)))
+    out.append(("emulator speed, idle box", "%sx real time" % R["idle_speed_x"]))
+    return out
