@@ -70,6 +70,7 @@ export class Pico {
     this.instructions = 0;
     this._pioNow = -1;
     this.hangUntil = 0;
+    this.hostReads = true;
     this.flashLog = [];             // [nanos, kind, addr, count] of every flash operation
     this._build(this.opts.flash, 0);
   }
@@ -116,6 +117,19 @@ export class Pico {
     mcu.usbCtrl.onEndpointRead = (ep, size) => {
       if (ep === cdc.outEndpoint && cdc.txFIFO.itemCount === 0) { this.pendingRead = [ep, size]; return; }
       origRead(ep, size);
+    };
+    // a host that holds the port open without reading: IN transfers of the
+    // CDC data endpoint stay pending (the device's TX buffer fills up)
+    this.heldIn = [];
+    const usb = mcu.usbCtrl;
+    const dpram = usb.DPRAMUpdated.bind(usb);
+    usb.DPRAMUpdated = (offset, value) => {
+      if (!this.hostReads && (value & 0x400) && offset >= 0x80 && offset < 0x100 && !(offset & 4) &&
+          ((offset - 0x80) >> 3) === cdc.inEndpoint) {
+        this.heldIn.push([offset, value]);
+        return;
+      }
+      dpram(offset, value);
     };
     mcu.core.PC = 0x10000000;
     this.bootNanos = this.nanos;
@@ -263,6 +277,16 @@ export class Pico {
     this.timeOffset += this.clock.nanos;
     this._build(img, 0);
     this._settleAll();
+  }
+
+  /** The USB host reads the serial port (true) or holds it open unread. */
+  setHostReads(on) {
+    this.hostReads = on;
+    if (on) {
+      const held = this.heldIn;
+      this.heldIn = [];
+      for (const [offset] of held) this.mcu.usbCtrl.DPRAMUpdated(offset, this.mcu.usbDPRAMView.getUint32(offset, true));
+    }
   }
 
   flashImage() { return new Uint8Array(this.mcu.flash); }

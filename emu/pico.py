@@ -180,6 +180,10 @@ class EmulatedPico:
         r = self.call("flash_log", since=since)
         return r["count"], r["ops"]
 
+    def host_reads(self, on):
+        """False: the PC holds the serial port open and stops reading it."""
+        self.call("host_reads", on=on)
+
     def hang(self, ms):
         """The program hangs for ms: the core stops doing anything useful while
         time, the PIO, the DMA and the watchdog go on."""

@@ -176,6 +176,8 @@ const handlers = {
 
   async flash_log({ since = 0 }) { return { ops: pico.flashLog.slice(since), count: pico.flashLog.length }; },
 
+  async host_reads({ on }) { pico.setHostReads(on); return {}; },
+
   async hang({ ms }) { pico.hangUntil = pico.nanos + ms * 1e6; return {}; },
 
   async save_flash({ path }) { fs.writeFileSync(path, pico.flashImage()); return {}; },

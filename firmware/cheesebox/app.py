@@ -142,11 +142,11 @@ def main():
     from cheesebox.save import Store
     port = Rp2Port(board)
     _port = port
-    box = Box(board, port, random, dice=dice, store=Store(os), log=EventLog(print),
+    box = Box(board, port, random, dice=dice, store=Store(os), log=EventLog(port.write_line),
               resume_now=resume_now)
     port.watchdog(WATCHDOG_MS)
     machine.mem32[wd + SCRATCH0] = RUNNING
-    print("cheesebox: %s ready, %d stations" % (board.name, board.stations))
+    port.write_line("cheesebox: %s ready, %d stations" % (board.name, board.stations))
     try:
         while True:
             box.step()

@@ -59,6 +59,8 @@ LINE_MAX = const(120)           # longest serial command line
 DIAL_READS = const(2)           # repeats after the first read: 3 reads alike
 DIAL_SETTLE_US = const(60)      # after switching the 4051: 1 nF on COM, tau ~4 us
 IDLE_MAX_MS = const(1000)       # sleep at most this long (the watchdog is 8 s)
+OUT_BYTES = const(2048)         # event-log lines waiting for the USB host
+OUT_BURST = const(256)          # bytes written per loop pass at most
 RISE_PERMILLE = const(40)       # brighten again only for this much (no flicker)
 LATCH_US = const(300)           # low this long latches a WS2812B frame (newer parts)
 US_PER_BYTE = const(10)         # 8 bits at 800 kHz
@@ -102,6 +104,19 @@ class Rp2Port:
         self.sleeper = select.poll()
         self.sleeper.register(self.wake, select.POLLIN)
         self.sleeper.register(sys.stdin, select.POLLIN)
+        # event-log lines go out through a queue, a byte at a time while the
+        # USB host takes them: a PC that holds the port open without reading
+        # would otherwise block each print for 1 s (MicroPython's CDC timeout)
+        self.out = bytearray(OUT_BYTES)
+        self.out_head = 0               # next byte to send
+        self.out_len = 0                # bytes queued
+        self.out_dropped = 0            # lines dropped while the queue was full
+        self.one = bytearray(1)
+        self.stdout = sys.stdout.buffer  # pyright: ignore[reportAttributeAccessIssue]
+        self.writable = select.poll()
+        self.writable.register(sys.stdout, select.POLLOUT)
+        self.sleeper.register(sys.stdout, 0)    # POLLOUT while lines wait (idle)
+        self.out_waiting = False
         self.line = bytearray(LINE_MAX)
         self.line_len = 0
 
@@ -345,14 +360,72 @@ class Rp2Port:
             self.wake.up = False        # cleared first: a word from now on raises it
             if self._progress_changed():
                 return                  # words came since poll(): no sleep
+            if self.out_len:
+                self.flush_out()        # the log goes out while nothing else happens
+            waiting = self.out_len > 0  # then wake when the host takes more
+            if waiting != self.out_waiting:
+                self.out_waiting = waiting
+                self.sleeper.modify(sys.stdout, select.POLLOUT if waiting else 0)
             for _ in self.sleeper.ipoll(wait):
-                return
+                if not self.out_len or not self._only_writable():
+                    return
+                break                   # woke for the log only: send, sleep on
+
+    def _only_writable(self):
+        """The wake-up was only the USB host taking bytes (no press, no line)."""
+        if self.wake.up:
+            return False
+        for _ in self.serial.ipoll(0):
+            return False
+        return True
 
     def _progress_changed(self):
         c = self.dma.count  # pyright: ignore[reportAttributeAccessIssue]
         if self.dma.active():
             return self.seg_ch != 0 or SEGMENT - c != self.seg_done
         return self.seg_ch != 1 or SEGMENT - self.dma2.count != self.seg_done  # pyright: ignore[reportAttributeAccessIssue]
+
+    # -- serial output ---------------------------------------------------------
+    def write_line(self, text):
+        """Queue one line for the USB console; never blocks. A full queue drops
+        the line (counted, and said in the next line that fits)."""
+        if self.out_dropped:
+            note = '{"v": 1, "ev": "dropped", "lines": %d}' % self.out_dropped
+            if self._queue(note):
+                self.out_dropped = 0
+        if not self._queue(text):
+            self.out_dropped += 1
+        self.flush_out()
+
+    def _queue(self, text):
+        data = text.encode() if isinstance(text, str) else text
+        n = len(data) + 1
+        if self.out_len + n > OUT_BYTES:
+            return False
+        tail = (self.out_head + self.out_len) % OUT_BYTES
+        for b in data:
+            self.out[tail] = b
+            tail = (tail + 1) % OUT_BYTES
+        self.out[tail] = 10
+        self.out_len += n
+        return True
+
+    def flush_out(self):
+        """Send queued bytes while the host takes them (at most OUT_BURST a
+        call); one byte never waits when the CDC buffer has room."""
+        sent = 0
+        one = self.one
+        while self.out_len and sent < OUT_BURST:
+            ready = False
+            for _ in self.writable.ipoll(0):
+                ready = True
+            if not ready:
+                return
+            one[0] = self.out[self.out_head]
+            self.stdout.write(one)
+            self.out_head = (self.out_head + 1) % OUT_BYTES
+            self.out_len -= 1
+            sent += 1
 
     # -- serial commands -------------------------------------------------------
     def read_line(self):
