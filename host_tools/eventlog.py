@@ -112,6 +112,7 @@ EVENTS = {
               "stuck": lambda v: isinstance(v, list) and all(_input(x) for x in v)},
     "help": {"commands": _strs},
     "watchdog": {"hung_ms": _count},        # from the simulator: the box was reset
+    "dropped": {"lines": _count},           # lines the USB host did not take in time
 }
 
 

@@ -16,16 +16,18 @@ def _boot_check(image, board):
         boot = t.boot()
         assert boot["board"] == board and boot["resume"] is False
         t.run(300)
-        dice = t.last_frame(0)
-        tracks = t.last_frame(1)
-        # the joining screen: the dice show what to do, nobody's track is lit
-        assert _dice_lit(dice) > 20
-        assert not any(tracks)
-        # and a buzzer joins: that player's track lights in their colour
+        # the joining screen is on the wires: nobody has joined, all dark
+        assert len(t.last_frame(0)) == 384 * 3 and not any(t.last_frame(0))
+        assert not any(t.last_frame(1))
+        # a buzzer joins: that player's track lights in their colour; two
+        # players: the dice show the wheels in play
         t.press(0)
         t.run(50)
         assert t.kinds()[-1] == "join"
         assert any(t.last_frame(1)[:21])
+        t.press(1)
+        t.run(50)
+        assert _dice_lit(t.last_frame(0)) > 20
         return boot["t"]
 
 
