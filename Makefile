@@ -87,8 +87,9 @@ check-mpy: $(STAMP)
 test-mp: $(STAMP)
 	MICROPYPATH=$(MICROPYPATH_) $(MICROPYTHON) -X heapsize=$(MP_HEAP) tests/mp_runner.py
 
+# both cores: the emulated-Pico tests take minutes each side
 test-py: $(STAMP)
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q -n 2 tests
 
 sim: $(STAMP)
 	$(PY) -m sim $(ARGS)
@@ -108,7 +109,7 @@ emu: $(STAMP) emu-deps
 	$(PY) -m emu $(ARGS)
 
 test-emu: $(STAMP) emu-deps
-	$(PY) -m pytest -q tests/emu
+	$(PY) -m pytest -q -n 2 tests/emu
 
 BOARD      ?= pico-4p
 PORT       ?= auto

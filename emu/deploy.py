@@ -36,6 +36,7 @@ def flash_with_tools(pico, board, keep_py=False, extra=()):
     """Run host_tools/flash.py against a running emulated Pico; returns
     (exit code, output, wall seconds)."""
     import time
+    os.makedirs(CACHE, exist_ok=True)
     port = pico.serve()
     cmd = [sys.executable, os.path.join(ROOT, "host_tools", "flash.py"), board,
            "--port", "socket://127.0.0.1:%d" % port]
@@ -43,7 +44,9 @@ def flash_with_tools(pico, board, keep_py=False, extra=()):
         cmd.append("--keep-py")
     cmd += list(extra)
     t0 = time.time()
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=900, cwd=ROOT)
+    env = dict(os.environ)
+    env["CHEESEBOX_FLASH_BUILD"] = os.path.join(CACHE, "flash-%d" % os.getpid())
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=900, cwd=ROOT, env=env)
     wall = time.time() - t0
     pico.free(False)
     return p.returncode, p.stdout + p.stderr, wall
@@ -51,12 +54,23 @@ def flash_with_tools(pico, board, keep_py=False, extra=()):
 
 def image(board, keep_py=False):
     """Path of a flash image with the firmware and boards/BOARD.json deployed
-    by `make flash` (built once, then cached)."""
+    by `make flash` (built once, then cached). Test workers running side by
+    side take turns (a file lock): build/flash/ is one folder."""
+    import fcntl
     os.makedirs(CACHE, exist_ok=True)
     path = os.path.join(CACHE, "%s-%s-%s.img" % (board, "py" if keep_py else "mpy",
                                                   _digest(board, keep_py)))
-    if os.path.exists(path):
-        return path
+    with open(os.path.join(CACHE, ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if not os.path.exists(path):
+                _build(board, keep_py, path)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    return path
+
+
+def _build(board, keep_py, path):
     with EmulatedPico() as pico:
         pico.run(300)
         rc, out, wall = flash_with_tools(pico, board, keep_py)
@@ -70,4 +84,3 @@ def image(board, keep_py=False):
         os.replace(tmp, path)
         with open(path + ".log", "w") as f:
             f.write("flash wall %.1f s\n%s" % (wall, out))
-    return path

@@ -48,7 +48,9 @@ REPO = Path(__file__).resolve().parent.parent
 FIRMWARE = REPO / "firmware"
 PACKAGE = FIRMWARE / "cheesebox"
 BOARDS = REPO / "boards"
-BUILD = REPO / "build" / "flash"
+# where the board's flash is mirrored before copying ($CHEESEBOX_FLASH_BUILD: a
+# folder of its own, for deploys running side by side, like the emulator tests')
+BUILD = Path(os.environ.get("CHEESEBOX_FLASH_BUILD") or REPO / "build" / "flash")
 
 NO_BOARD = ("no MicroPython board found (plug in the Pico with USB; "
             "hold ROLL while plugging in if the game is running)")

@@ -390,7 +390,8 @@ class Rp2Port:
         """Queue one line for the USB console; never blocks. A full queue drops
         the line (counted, and said in the next line that fits)."""
         if self.out_dropped:
-            note = '{"v": 1, "ev": "dropped", "lines": %d}' % self.out_dropped
+            note = '{"v": 1, "ev": "dropped", "lines": %d, "t": %d}' % (self.out_dropped,
+                                                                       time.ticks_ms())
             if self._queue(note):
                 self.out_dropped = 0
         if not self._queue(text):
