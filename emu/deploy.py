@@ -71,6 +71,11 @@ def image(board, keep_py=False):
 
 
 def _build(board, keep_py, path):
+    # images of older firmware for this board are of no more use (2 MiB each)
+    kind = "%s-%s-" % (board, "py" if keep_py else "mpy")
+    for f in os.listdir(CACHE):
+        if f.startswith(kind):
+            os.remove(os.path.join(CACHE, f))
     with EmulatedPico() as pico:
         pico.run(300)
         rc, out, wall = flash_with_tools(pico, board, keep_py)

@@ -120,13 +120,13 @@ export class Pico {
     };
     // a host that holds the port open without reading: IN transfers of the
     // CDC data endpoint stay pending (the device's TX buffer fills up)
-    this.heldIn = [];
+    this.heldIn = new Map();
     const usb = mcu.usbCtrl;
     const dpram = usb.DPRAMUpdated.bind(usb);
     usb.DPRAMUpdated = (offset, value) => {
       if (!this.hostReads && (value & 0x400) && offset >= 0x80 && offset < 0x100 && !(offset & 4) &&
           ((offset - 0x80) >> 3) === cdc.inEndpoint) {
-        this.heldIn.push([offset, value]);
+        this.heldIn.set(offset, value);    // the buffer stays armed, unread
         return;
       }
       dpram(offset, value);
@@ -259,7 +259,7 @@ export class Pico {
 
   _reboot(wdReason) {
     this.hangUntil = 0;
-    const flash = new Uint8Array(this.mcu.flash);
+    const flash = this.flashImage();
     this.scratch.set(wdReason ? this.watchdog.scratchData : new Uint32Array(8));
     this.timeOffset += this.clock.nanos;
     this._build(flash, wdReason);
@@ -272,7 +272,7 @@ export class Pico {
   powerCycle(flash = null) {
     this.hangUntil = 0;
     this.resets.push({ nanos: this.nanos, reason: 'power' });
-    const img = flash ?? new Uint8Array(this.mcu.flash);
+    const img = flash ?? this.flashImage();
     this.scratch.fill(0);
     this.timeOffset += this.clock.nanos;
     this._build(img, 0);
@@ -284,12 +284,13 @@ export class Pico {
     this.hostReads = on;
     if (on) {
       const held = this.heldIn;
-      this.heldIn = [];
-      for (const [offset] of held) this.mcu.usbCtrl.DPRAMUpdated(offset, this.mcu.usbDPRAMView.getUint32(offset, true));
+      this.heldIn = new Map();
+      for (const offset of held.keys()) this.mcu.usbCtrl.DPRAMUpdated(offset, this.mcu.usbDPRAMView.getUint32(offset, true));
     }
   }
 
-  flashImage() { return new Uint8Array(this.mcu.flash); }
+  /** The Pico's 2 MiB of flash (rp2040js models 16 MiB; the rest is never used). */
+  flashImage() { return new Uint8Array(this.mcu.flash.subarray(0, FLASH_SIZE)); }
 
   /** emulated ns since the first power-on (monotonic across resets) */
   get nanos() { return this.timeOffset + (this._pioNow >= 0 ? this._pioNow : this.clock.nanos); }

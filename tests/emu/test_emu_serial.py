@@ -22,8 +22,9 @@ def test_a_pc_not_reading_the_port_never_stalls_the_box(image):
             track = bytes(21)
             ok = [f for f in frames if bytes.fromhex(f["hex"])[24 * s:24 * s + 21] != track]
             lit.append((ok[0]["end"] - at) / MS if ok else None)
-        # every join lit its track at once, although no line could go out
-        assert all(x is not None and x < 20 for x in lit), lit
+        # every join lit its track at once, although no line could go out (a
+        # blocked USB write would have cost 1000 ms a line)
+        assert all(x is not None and x < 40 for x in lit), lit
         n = len(t.events)
         t.pico.host_reads(True)
         t.run(1500)
