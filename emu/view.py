@@ -14,15 +14,12 @@ import time
 from rich.console import Console, Group
 from rich.live import Live
 from rich.panel import Panel
-from rich.style import Style
-from rich.color import Color
 from rich.text import Text
 
 from cheesebox.board import TRACK_PIXELS
-from cheesebox.display import STATION
 from emu.table import MS, EmuTable
 from sim.keys import ESC, Keys
-from sim.view import FPS, PLATE_KEYS, _led_style, _rgb
+from sim.view import FPS, PLATE_KEYS, _led_style, track_line
 from sim.wire import WireEncoder
 
 TAP_MS = 80
@@ -72,14 +69,7 @@ class EmuView:
             leds = px[ci][start:start + TRACK_PIXELS]
             if self.board.track_reversed:
                 leds = leds[::-1]
-            line = Text()
-            line.append("[%d] " % (s + 1), style="dim")
-            line.append("P%d " % (s + 1), Style(color=Color.from_rgb(*STATION[s]), bold=True))
-            for c in leds[:-1]:
-                line.append("\u25cf ", Style(color=_rgb(c)))
-            line.append(" wheel ", style="dim")
-            line.append("\u25c9", Style(color=_rgb(leds[-1])))
-            lines.append(line)
+            lines.append(track_line(s, leds))
         return lines
 
     def status(self):

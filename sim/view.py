@@ -110,6 +110,18 @@ def _led_style(top, bottom):
 _STYLES = {}
 
 
+def track_line(s, leds):
+    """Station s's track as one line: its name, 7 score LEDs, the wheel LED."""
+    line = Text()
+    line.append("[%d] " % (s + 1), style="dim")
+    line.append("P%d " % (s + 1), Style(color=Color.from_rgb(*STATION[s]), bold=True))
+    for c in leds[:-1]:
+        line.append("\u25cf ", Style(color=_rgb(c)))
+    line.append(" wheel ", style="dim")
+    line.append("\u25c9", Style(color=_rgb(leds[-1])))
+    return line
+
+
 class BoxView:
     """Draws a simulated box from the bytes its LED chains receive."""
 
@@ -171,14 +183,7 @@ class BoxView:
         m = self.sim.box.match
         lines = []
         for s in range(board.stations):
-            leds = self.track(px, s)
-            line = Text()
-            line.append("[%d] " % (s + 1), style="dim")
-            line.append("P%d " % (s + 1), Style(color=Color.from_rgb(*STATION[s]), bold=True))
-            for c in leds[:-1]:
-                line.append("\u25cf ", Style(color=_rgb(c)))
-            line.append(" wheel ", style="dim")
-            line.append("\u25c9", Style(color=_rgb(leds[-1])))
+            line = track_line(s, self.track(px, s))
             if board.electronic and m is not None and m.joined[s]:
                 box = self.sim.box
                 # the plate the box knows now (keys: this round's last key;

@@ -16,6 +16,8 @@ except ImportError:  # CPython: the simulator and host tools
     def const(x):
         return x
 
+from cheesebox.rand import randbelow  # noqa: F401  (the one unbiased draw, for bot and driver too)
+from cheesebox.rand import shuffle as _shuffle
 from cheesonomics.cardfile import NONE
 
 HAND = const(5)
@@ -36,25 +38,9 @@ class RuleError(ValueError):
     pass
 
 
-def randbelow(rng, n):
-    """Uniform int in [0, n) by rejection (no modulo bias)."""
-    if n <= 1:
-        return 0
-    bits = 1
-    while (1 << bits) < n:
-        bits += 1
-    while True:
-        r = rng.getrandbits(bits)
-        if r < n:
-            return r
-
-
 def shuffle(rng, seq):
-    i = len(seq) - 1
-    while i > 0:
-        j = randbelow(rng, i + 1)
-        seq[i], seq[j] = seq[j], seq[i]
-        i -= 1
+    """The whole list, in place (the box's Fisher-Yates, cheesebox/rand.py)."""
+    _shuffle(rng, seq, 0, len(seq))
 
 
 def animal(c):

@@ -1,0 +1,33 @@
+"""`make emu` without a terminal: a scenario's fingers on the emulated Pico,
+then one picture of the box; bad input: a message and exit 2."""
+import os
+import subprocess
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _emu(*args, stdin=subprocess.DEVNULL):
+    return subprocess.run([sys.executable, "-m", "emu"] + list(args), cwd=REPO, capture_output=True,
+                          text=True, timeout=600, stdin=stdin)
+
+
+def test_headless_emu_plays_a_scenario_and_draws_the_box(image, tmp_path):
+    image("pico-4p")                                   # deployed once for the session
+    script = tmp_path / "s.txt"
+    script.write_text("players 2\ndice yellow\nrollbutton\nwait 1700\nbuzz P2\nwait 200\n")
+    p = _emu("--board", "pico-4p", "--script", str(script))
+    assert p.returncode == 0, p.stderr
+    assert "emulated Pico" in p.stdout and "P2" in p.stdout and "wheel" in p.stdout
+    assert "ev=grab" in p.stdout and "p=P2" in p.stdout
+
+
+def test_bad_input_is_a_message_and_exit_2(tmp_path):
+    p = _emu("--board", "nope")
+    assert p.returncode == 2 and "boards:" in p.stderr and "Traceback" not in p.stderr
+    p = _emu("--board", "pico2-8p")
+    assert p.returncode == 2 and "RP2350" in p.stderr
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"\xff\xfe\x00")
+    p = _emu("--script", str(bad))
+    assert p.returncode == 2 and "Traceback" not in p.stderr
