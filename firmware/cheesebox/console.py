@@ -8,6 +8,13 @@ from cheesebox.box import N_INPUTS
 from cheesebox.events import name
 
 
+def _free():
+    if not hasattr(gc, "mem_free"):
+        return None                     # CPython (the simulator)
+    gc.collect()
+    return gc.mem_free()
+
+
 def command(box, line):
     """One line from the USB serial console; answers on the event log."""
     words = line.strip().split()
@@ -25,8 +32,9 @@ def command(box, line):
                                         if box.campaign is not None else None),
                            "stuck": [box._input_name(i) for i in range(N_INPUTS)
                                      if (box.stuck >> i) & 1],
-                           # bytes of heap free (MicroPython), for a host watching the box
-                           "free": gc.mem_free() if hasattr(gc, "mem_free") else None})
+                           # bytes of heap free after a collection (MicroPython): the
+                           # headroom left beside the live data, for a host watching
+                           "free": _free()})
     elif words[0] == "help" and len(words) == 1:
         box.log("help", {"commands": ["state", "help"]})
     else:
