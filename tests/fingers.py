@@ -62,7 +62,7 @@ class EdgeList:
 class Fingers:
     """Schedules realistic presses, bounces and glitches on `port`."""
 
-    def __init__(self, port, rng, debounce_us=12000, glitch_us=3000):
+    def __init__(self, port, rng, debounce_us=12000, glitch_us=2000):
         self.port = port
         self.r = rng                    # a random.Random
         self.debounce_us = debounce_us

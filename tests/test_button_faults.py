@@ -3,7 +3,7 @@
 Seeded random tables play several rounds (some whole games) on pico-4p (plate
 cards) and pico-8p (electronic plates) while tests/fingers.py schedules raw
 pin edges as real fingers and switches make them: contact bounce, noise
-glitches shorter than the 3 ms glitch window, buzzers held from the roll through
+glitches shorter than the 2 ms glitch window, buzzers held from the roll through
 the reveal, switches jammed for 5-20 s (buzzers and ROLL), everybody at once
 (same 16 us sampler loop, or within a few us) and mashing at 20 presses/s.
 
@@ -629,13 +629,13 @@ def test_summary_of_faults_injected():
 # -- the capture alone ---------------------------------------------------------------
 def _capture_case(seed, settle_each=True):
     """Random presses with bounce (2-8 edges over <= 10 ms) and glitches
-    (0.05 ms up to the 3 ms glitch window) on 9 inputs, fed straight to a Capture, popped at random times
+    (0.05 ms up to the 2 ms glitch window) on 9 inputs, fed straight to a Capture, popped at random times
     (up to 3 ms apart, or up to 20 ms: a LED write or a flash save).
     settle_each: settle(t) before each sample, as SimPort.poll does for every
     sampler word; without it the samples arrive in a batch at the next poll."""
     r = random.Random(seed)
     deb = 12000
-    glitch = 3000
+    glitch = 2000
     start = r.choice((0, ticks.PERIOD - r.randint(1000, 400000)))   # sometimes across the wrap
     port = FG.EdgeList(t0=0)
     f = FG.Fingers(port, r, deb, glitch)
@@ -720,7 +720,7 @@ def _feed(cap, edges, until, step, start=0):
     return out
 
 
-@pytest.mark.parametrize("glitch", [0, 3000])
+@pytest.mark.parametrize("glitch", [0, 2000])
 def test_capture_alone_bounce_up_to_10ms_one_press_at_first_edge(glitch):
     """Chatter of 2-8 edges within 10 ms at the contact and at the release:
     one press stamped at the first edge, one release at the first release
@@ -747,7 +747,7 @@ def test_capture_alone_bounce_up_to_10ms_one_press_at_first_edge(glitch):
         assert confirm <= got[1][3] < confirm + 250, (seed, got[1], confirm)
 
 
-@pytest.mark.parametrize("glitch", [0, 3000])
+@pytest.mark.parametrize("glitch", [0, 2000])
 def test_capture_alone_glitches_give_nothing_and_delay_no_press_much(glitch):
     """A pulse shorter than the glitch window (0.05-8 ms without one, under
     4 ms with one) on a released input is no event; a clean press on another
@@ -772,7 +772,7 @@ def test_capture_alone_glitches_give_nothing_and_delay_no_press_much(glitch):
 
 
 def test_capture_alone_fast_press_counts_after_the_glitch_window():
-    """With the 3 ms glitch window a clean press is out 3 ms after its edge
+    """With the 2 ms glitch window a clean press is out 3 ms after its edge
     (so its LED can light within 10 ms), stamped at the edge; a 2.9 ms pulse
     never is."""
     cap = Capture(9, 12000, SeededRandom(1), 3000)

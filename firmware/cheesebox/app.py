@@ -147,9 +147,17 @@ def main():
     port.watchdog(WATCHDOG_MS)
     machine.mem32[wd + SCRATCH0] = RUNNING
     port.write_line("cheesebox: %s ready, %d stations" % (board.name, board.stations))
+    import gc
+    rolling = False
     try:
         while True:
             box.step()
+            if box.rolling != rolling:
+                rolling = box.rolling
+                if rolling:
+                    # collect while the dice tumble (1.5 s): a collection in the
+                    # middle of the grabs would cost a wheel LED milliseconds
+                    gc.collect()
             line = port.read_line()
             if line is not None:
                 box.command(line)

@@ -49,7 +49,7 @@ class Board:
         self.brightness = 0.2
         self.max_ma = 500
         self.debounce_ms = 12
-        self.glitch_ms = 3         # a press held this long, no edge, counts at once
+        self.glitch_ms = 2         # a press held this long, no edge, counts at once
         self.answers = {}          # wiring of electronic plates (empty for cards)
         self.button_base = 0       # first GPIO of the button window
         self.button_width = 0

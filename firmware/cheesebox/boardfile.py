@@ -84,7 +84,7 @@ def load(spec, src="board.json"):
     b.debounce_ms = _get(spec, "debounce_ms", src, "debounce_ms", int, False, 12)
     if not 1 <= b.debounce_ms <= 50:
         _fail(src, "debounce_ms", "must be 1-50 ms, got %d" % b.debounce_ms)
-    b.glitch_ms = _get(spec, "glitch_ms", src, "glitch_ms", int, False, min(3, b.debounce_ms))
+    b.glitch_ms = _get(spec, "glitch_ms", src, "glitch_ms", int, False, min(2, b.debounce_ms))
     if not 1 <= b.glitch_ms <= b.debounce_ms:
         _fail(src, "glitch_ms", "must be 1 ms to debounce_ms (%d), got %d" % (b.debounce_ms, b.glitch_ms))
     b.track_reversed = _get(spec, "track_reversed", src, "track_reversed", bool, False, False)

@@ -861,5 +861,10 @@ class Box:
         is still delivered, with its own timestamp, at the next step)."""
         return level or inp == ROLL_INPUT or (self.stuck >> inp) & 1
 
+    @property
+    def rolling(self):
+        """The dice are tumbling: nothing to judge for 1.5 s."""
+        return self.state == ROLLING
+
     def state_name(self):
         return STATE_NAMES[self.state]

@@ -8,7 +8,7 @@ This module turns samples into press/release events:
 - a change counts only once the pin has held its new level for the debounce
   window: bounces and glitches shorter than that never make an event;
 - a press counts sooner, so a wheel LED lights within a few ms: once the pin
-  has been held down, with no edge at all, for the glitch window (3 ms on our
+  has been held down, with no edge at all, for the glitch window (2 ms on our
   boards). Noise, or any train of pulses each shorter than that, is never a
   press; a contact that bounces after it was confirmed comes back within the
   (longer) release debounce, so that makes no event either;

@@ -133,8 +133,9 @@ class Rp2Port:
         addr = uctypes.addressof(self.ring_all)
         self.ring_off = ((-addr) % (RING_WORDS * 4)) // 4
         self.ring_addr = addr + self.ring_off * 4
-        self.sm = rp2.StateMachine(sm_id, sampler_program(width, 30 - width),
-                                   freq=1000000, in_base=machine.Pin(base))
+        self.sm_id = sm_id
+        self.sampler = sampler_program(width, 30 - width)
+        self.sm = rp2.StateMachine(sm_id, self.sampler, freq=1000000, in_base=machine.Pin(base))
         self.sm.exec("set(x, 0)")
         self.sm.exec("set(y, 0)")
         self.dma = rp2.DMA()
@@ -166,6 +167,7 @@ class Rp2Port:
             ch.active(0)
             ch.close()
         self.close_leds()
+        rp2.PIO(self.sm_id // 4).remove_program(self.sampler)
         self.wdt = None
 
     def _progress(self):
@@ -211,6 +213,7 @@ class Rp2Port:
         self.led_free = array("i", [0] * len(board.chains))   # ticks_us: frame out + latched
         self.led_ms = array("i", [0] * len(board.chains))     # ticks_ms of the last write
         ws2812 = ws2812_program()
+        self.ws2812 = ws2812
         for i in range(len(board.chains)):
             c = board.chains[i]
             sm_id = 1 + i                       # 1-3 on PIO0 beside the sampler, then PIO1
@@ -308,6 +311,11 @@ class Rp2Port:
         for i in range(len(self.led_sm)):
             self.led_dma[i].close()
             self.led_sm[i].active(0)
+        # the programs leave the PIOs' 32-instruction memories too: a new port
+        # (main() again after Ctrl-C) loads its own and would find them full
+        for pio in range(2):
+            if any(1 + i >= 4 * pio and 1 + i < 4 * pio + 4 for i in range(len(self.led_sm))):
+                rp2.PIO(pio).remove_program(self.ws2812)
 
     # -- piezo, clock, idle --------------------------------------------------
     def tone(self, freq):

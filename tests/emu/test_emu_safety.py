@@ -35,3 +35,23 @@ def test_a_bad_board_file_blinks_its_error_code(image):
         starts = [a[0] for a in edges if a[1] == 1]
         gaps = [(b - a) / MS for a, b in zip(starts, starts[1:])]
         assert all(2300 < g < 2800 for g in gaps), gaps
+
+
+def test_ctrl_c_then_main_again_many_times(image):
+    """mpremote stops the game with Ctrl-C; main() at the REPL starts it again.
+    Each start takes 2 DMA channels for the buttons and one a LED chain: if a
+    stopped game kept its channels, the 4th start would find none left."""
+    with EmuTable("pico-4p", flash=image("pico-4p")) as t:
+        t.boot()
+        for i in range(4):
+            t.pico.send("\x03")
+            t.run(300)
+            assert any("stopped (Ctrl-C)" in line for line in t.lines[-6:]), t.lines[-6:]
+            n = len(t.events)
+            t.pico.send("from cheesebox.app import main\r\nmain()\r\n")
+            t.wait_event("boot", 3000, since=n)
+            t.run(100)
+            t.press(i)
+            assert t.kinds()[-1] == "join", t.lines[-4:]
+        errors = [line for line in t.lines if "Error" in line]
+        assert not errors, errors                 # Ctrl-C gives KeyboardInterrupt, nothing else
