@@ -9,7 +9,7 @@ def test_a_pc_not_reading_the_port_never_stalls_the_box(image):
         t.boot()
         t.run(200)
         t.pico.host_reads(False)
-        for _ in range(30):                    # 30 state lines (~170 B each): more than fits
+        for _ in range(25):                    # 25 state lines (~200 B each): more than fits
             t.pico.send("state\r\n")
             t.run(20)
         lit = []
@@ -22,12 +22,12 @@ def test_a_pc_not_reading_the_port_never_stalls_the_box(image):
             track = bytes(21)
             ok = [f for f in frames if bytes.fromhex(f["hex"])[24 * s:24 * s + 21] != track]
             lit.append((ok[0]["end"] - at) / MS if ok else None)
-        # every join lit its track at once, although no line could go out (a
-        # blocked USB write would have cost 1000 ms a line)
-        assert all(x is not None and x < 40 for x in lit), lit
+        # every join lit its track although no line could go out: a blocked
+        # USB write would have cost 1000 ms a line (and the watchdog after 8)
+        assert all(x is not None and x < 100 for x in lit), lit
         n = len(t.events)
         t.pico.host_reads(True)
-        t.run(1500)
+        t.run(600)
         kinds = t.kinds(n)
         assert "dropped" in kinds, kinds
         dropped = [e for e in t.events[n:] if e["ev"] == "dropped"][0]
