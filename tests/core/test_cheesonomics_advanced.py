@@ -1,21 +1,10 @@
 # The advanced variant: own market cards, the reserve, special marks and
 # their three actions, and the end-of-turn replacement (turn over or
 # exchange for one of your own market cards).
-from cheesonomics.engine import RuleError
+from cheesokit import (
+    COW, GOAT, SHEEP, CAMEL, RED, GREEN, BLUE, FRANCE, GREECE, TROWEL, HORN, RAKE,
+    refused as _refused)
 from sim.cheesonomics.arrange import card, move, new_game, set_hand, set_market, set_own
-
-COW, GOAT, SHEEP, BUFFALO, CAMEL = 0, 1, 2, 3, 4
-RED, YELLOW, GREEN, BLUE, PURPLE = 0, 1, 2, 3, 4
-FRANCE, ITALY, SWISS, DUTCH, GREECE = 0, 1, 2, 3, 4
-TROWEL, MOUNTAIN, BUCKET, HORN, RAKE = 0, 1, 2, 3, 4
-
-
-def _refused(fn, *args):
-    try:
-        fn(*args)
-    except RuleError as e:
-        return str(e)
-    assert False, "the move was allowed"
 
 
 def _table(n=4):

@@ -2,19 +2,8 @@
 # the same number of turns, then the bonuses (unsold pieces; most sold of
 # each animal, tie-break on more different types, still tied: both) and the
 # winner.
-from cheesonomics.engine import RuleError
+from cheesokit import (COW, GOAT, SHEEP, RED, YELLOW, GREEN, BLUE, refused as _refused)
 from sim.cheesonomics.arrange import card, deck_left, move, new_game, set_hand
-
-COW, GOAT, SHEEP, BUFFALO, CAMEL = 0, 1, 2, 3, 4
-RED, YELLOW, GREEN, BLUE, PURPLE = 0, 1, 2, 3, 4
-
-
-def _refused(fn, *args):
-    try:
-        fn(*args)
-    except RuleError as e:
-        return str(e)
-    assert False, "the move was allowed"
 
 
 def _produce_all_of_first_animal(g):
