@@ -47,6 +47,7 @@ from cheesebox import match as M  # noqa: E402
 from cheesebox.board import read_board  # noqa: E402
 from cheesebox.rules import cheese_left  # noqa: E402
 from sim.scenario import Sim, run_line, run_script  # noqa: E402
+from sim.scenario import match_of
 
 
 class BenchError(Exception):
@@ -119,13 +120,13 @@ def make_game(board) -> tuple[str, dict]:
     do("wait 6000")
     box = sim.box
     rnd = 0
-    while box.match.phase != M.OVER:
+    while match_of(box).phase != M.OVER:
         rnd += 1
         if rnd > 200:
             raise BenchError("the generated game did not end in 200 rounds")
-        m = box.match
+        m = match_of(box)
         act = [s for s in range(8) if m.active[s]]
-        faces = [F.NAMES[box.dice_faces[d][(rnd + 2 * d) % 6]] for d in box.in_play]
+        faces = [F.NAMES[box.dice_faces[d][(rnd + 2 * d) % 6]] for d in box.game.in_play]
         left = cheese_left(faces)
         do("# round %d: %d left, %d players" % (rnd, left, len(act)))
         do("roll " + " ".join(faces))

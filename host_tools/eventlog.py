@@ -107,6 +107,7 @@ EVENTS = {
     "unstuck": {"input": _input},
     "resume": {"round": _count, "points": _points},
     "discard": {},
+    "pick": {"game": lambda v: isinstance(v, str)},
     "error": {"what": lambda v: isinstance(v, str)},
     "state": {"state": lambda v: isinstance(v, str), "points": _points, "rounds": _count,
               "stuck": lambda v: isinstance(v, list) and all(_input(x) for x in v)},

@@ -102,11 +102,12 @@ def main(argv=None):
         except OSError as e:
             print("error: --log %s: cannot be written (%s)" % (args.log, e.strerror or e), file=sys.stderr)
             return 2
-    sim = Sim(board, seed=1 if args.seed is None else args.seed, dice=dice, false_start_costs=args.false_start_costs,
-              log=(lambda line: print(line, file=log_file)) if log_file else None)
-    sim.box.animate = False
-    t0 = time.perf_counter()
     try:
+        sim = Sim(board, seed=1 if args.seed is None else args.seed, dice=dice,
+                  false_start_costs=args.false_start_costs,
+                  log=(lambda line: print(line, file=log_file)) if log_file else None)
+        sim.box.animate = False
+        t0 = time.perf_counter()
         result = run_script(sim, text)
         left_over = unused_roll(sim)
         if left_over is not None:
@@ -114,6 +115,9 @@ def main(argv=None):
     except ScenarioError as e:
         print("error: %s: %s" % (args.script, e), file=sys.stderr)
         return 2
+    finally:
+        if log_file is not None and log_file is not sys.stderr:
+            log_file.close()        # all of it on disk before anyone reads it
     wall = time.perf_counter() - t0
     if args.timing:
         print("virtual %.1f s in %.2f ms wall: %.0fx real time, %d box steps"

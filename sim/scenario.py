@@ -6,6 +6,7 @@ simulated port, so the firmware sees exactly what it would on the board.
 Virtual time jumps from event to event: nothing ticks while nothing happens.
 """
 from cheesebox import box as B
+from cheesebox import cheesemaster as CM
 from cheesebox import faces as F
 from cheesebox.dice import CHOICES
 from cheesebox.events import EventLog
@@ -19,6 +20,11 @@ from sim.simport import SimPort, ROLL_BIT
 WATCHDOG_MS = 8000     # as app.py sets the Pico's watchdog
 
 MAX_STEPS = 1000000
+
+
+def match_of(box):
+    """The Cheese Master match the box plays, or None (joining, another game)."""
+    return getattr(box.game, "match", None)
 
 
 class ScenarioError(Exception):
@@ -122,10 +128,11 @@ class Sim:
     def result(self):
         """The final state, as the --json output gives it."""
         box = self.box
-        m = box.match
+        g = box.game if box.game is not None and hasattr(box.game, "match") else None
+        m = g.match if g is not None else None
         names = ["P%d" % (s + 1) for s in range(8)]
         out = {"board": self.board.name, "state": box.state_name(), "games": box.games,
-               "virtual_ms": self.elapsed_ms(), "false_starts": box.false_starts,
+               "virtual_ms": self.elapsed_ms(), "false_starts": g.false_starts if g is not None else 0,
                "boots": self.boots, "saved": "game.json" in self.fs.files,
                "stuck": [box._input_name(i) for i in range(B.N_INPUTS) if (box.stuck >> i) & 1]}
         if m is None:
@@ -139,12 +146,12 @@ class Sim:
             out["winner"] = names[m.winner] if m.winner >= 0 else None
             out["rounds"] = m.rounds_played
             out["replays"] = m.replays
-            out["dice"] = [box.dice_names[d] for d in box.in_play]
+            out["dice"] = [box.dice_names[d] for d in box.game.in_play]
             out["marked"] = names[m.marked] if m.marked >= 0 else None
-            if box.shown_roll:
-                out["last_roll"] = [F.NAMES[box.roll[i]] for i in range(len(box.in_play))]
-                out["cheese_left"] = box.left
-        c = box.campaign
+            if box.game.shown_roll:
+                out["last_roll"] = [F.NAMES[box.game.roll[i]] for i in range(len(box.game.in_play))]
+                out["cheese_left"] = box.game.left
+        c = g.campaign if g is not None else None
         if c is not None:
             out["campaign"] = {"game": c.game,
                                "wins": dict((names[s], c.wins[s]) for s in range(8) if box.joined[s]),
@@ -258,10 +265,10 @@ def run_line(sim, line, lineno):
         if want not in CHOICES:
             raise ScenarioError("line %d: dice must be one of %s, got %r"
                                 % (lineno, " ".join(CHOICES), args[0]))
-        if box.state != B.MENU:
+        if box.state != CM.MENU:
             raise ScenarioError("line %d: dice: the box is not choosing dice (state %s)"
                                 % (lineno, box.state_name()))
-        while CHOICES[box.choice] != want:
+        while CHOICES[box.game.choice] != want:
             sim.press(0)
         sim.press(ROLL_BIT)
     elif cmd == "roll":
@@ -279,10 +286,10 @@ def run_line(sim, line, lineno):
         if sim.board.electronic:
             raise ScenarioError("line %d: own-up: board %s has electronic plates" % (lineno, sim.board.name))
         s = _player(args[0], lineno, n)
-        if box.state == B.CHECK and box.match.holder[s]:
+        if box.state == CM.CHECK and match_of(box).holder[s]:
             # a player owns up after seeing the count, never in the grab's own
             # slam (the box takes a press within 500 ms of the grab for that)
-            rest = B.SLAM_US - B.ticks.diff(sim.port.ticks_us(), box.grab_us[s])
+            rest = CM.SLAM_US - B.ticks.diff(sim.port.ticks_us(), box.game.grab_us[s])
             if rest > 0:
                 sim.wait((rest + 999) // 1000)
         sim.press(s)
@@ -291,10 +298,10 @@ def run_line(sim, line, lineno):
         sim.penalty(_player(args[0], lineno, n))
     elif cmd == "rollbutton":
         _need(args, 0, lineno, "rollbutton")
-        if box.state == B.CHECK:
+        if box.state == CM.CHECK:
             # the table ends the check once the count has been up 3 s (the
             # box holds an earlier ROLL until then: see the fingers command)
-            rest = B.CHECK_MIN_MS - B.ticks.diff(sim.port.ticks_ms(), box.state_at)
+            rest = CM.CHECK_MIN_MS - B.ticks.diff(sim.port.ticks_ms(), box.game.state_at)
             if rest > 0:
                 sim.wait(rest)
         sim.press(ROLL_BIT)

@@ -21,6 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cheesebox import box as B
+from cheesebox import cheesemaster as CM
 from cheesebox import sound
 from cheesebox.board import TRACK_PIXELS
 from cheesebox.dice import CHOICES
@@ -30,6 +31,7 @@ from sim.keys import ESC, Keys
 from sim.scenario import ScenarioError, Sim, run_script
 from sim.simport import ROLL_BIT
 from sim.wire import WireEncoder
+from sim.scenario import match_of
 
 DEMO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "demo.txt")
 DARK = (40, 40, 40)         # an LED that is off: dim grey keeps the outline
@@ -62,12 +64,12 @@ def hint(sim):
     """What the box wants now, in words: true for this moment of the game."""
     box = sim.box
     state = box.state_name()
-    m = box.match
+    m = match_of(box)
     n = sim.board.stations
     if state == "ready" and m is not None:
         parts = ["ROLL rolls"]
         if m.marked >= 0:
-            if B.ticks.diff(sim.port.ticks_ms(), box.scored_at) < B.GUARD_MS:
+            if B.ticks.diff(sim.port.ticks_ms(), box.game.scored_at) < CM.GUARD_MS:
                 parts.append("P%d's buzzer too, in a moment" % (m.marked + 1))
             else:
                 parts.append("or P%d's buzzer" % (m.marked + 1))
@@ -81,7 +83,7 @@ def hint(sim):
             text = "press your plate key (%s-%s, 0-7), then grab with your buzzer!" % (PLATE_KEYS[0], PLATE_KEYS[n - 1])
     else:
         text = HINTS.get(state, "")
-    if box.campaign is not None and state in ("ready", "gameover"):
+    if m is not None and box.game.campaign is not None and state in ("ready", "gameover"):
         text += "; L: %s the campaign" % ("end" if state == "gameover" else "abandon")
     return text
 
@@ -168,7 +170,7 @@ class BoxView:
             gap = "  " if d > first else ""
             name = "%d %s" % (d + 1, box.dice_names[d])
             name = name.ljust(16) if len(name) <= 16 else name[:15] + "\u2026"
-            playing = d in box.in_play and box.match is not None
+            playing = match_of(box) is not None and d in box.game.in_play
             lines[0].append(gap + name, style="bold" if playing else "dim")
             grid = self.die_grid(px, d)
             for y in range(0, 8, 2):
@@ -180,7 +182,7 @@ class BoxView:
 
     def _tracks(self, px):
         board = self.sim.board
-        m = self.sim.box.match
+        m = match_of(self.sim.box)
         lines = []
         for s in range(board.stations):
             line = track_line(s, self.track(px, s))
@@ -206,12 +208,12 @@ class BoxView:
             who = ["P%d" % (s + 1) for s in range(sim.board.stations) if box.joined[s]]
             head.append(Text("joined " + (" ".join(who) if who else "nobody yet")))
         if r["state"] == "menu":
-            head.append(Text("choice " + CHOICES[box.choice]))
+            head.append(Text("choice " + CHOICES[box.game.choice]))
         lines = [head]
-        if box.match is not None and r["state"] not in ("join", "menu"):
+        if match_of(box) is not None and r["state"] not in ("join", "menu"):
             c = r.get("campaign")
             if c is not None:
-                head.append(Text("campaign game %d%s" % (c["game"], " (tie-break)" if box.campaign.tiebreak else "")))
+                head.append(Text("campaign game %d%s" % (c["game"], " (tie-break)" if box.game.campaign.tiebreak else "")))
             else:
                 head.append(Text("game %d" % r["games"]))
             head.append(Text("rounds %d" % r["rounds"]))

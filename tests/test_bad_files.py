@@ -29,6 +29,7 @@ import pytest
 from cheesebox.board import BoardError, read_board
 from cheesebox.dice import DiceError, load_dice
 from cheesebox.dicefile import DEFAULT_DICE
+from sim.scenario import match_of
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 P4 = os.path.join(REPO, "boards", "pico-4p.json")
@@ -575,8 +576,8 @@ def _game(stage):
 
 def _game_state(sim):
     box = sim.box
-    return (box.state_name(), box.match.snapshot(), list(box.joined), box.stuck, box.games,
-            bytes(box.in_play))
+    return (box.state_name(), match_of(box).snapshot(), list(box.joined), box.stuck, box.games,
+            bytes(box.game.in_play))
 
 
 @pytest.mark.parametrize("stage", ["ready", "grab"])

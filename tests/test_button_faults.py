@@ -41,6 +41,7 @@ from collections import Counter
 import pytest
 
 from cheesebox import box as B
+from cheesebox import cheesemaster as CM
 from cheesebox import ticks
 from cheesebox.board import read_board
 from cheesebox.capture import Capture, PRESS, RELEASE
@@ -49,6 +50,7 @@ from sim.scenario import Sim
 from sim.simport import ROLL_BIT
 
 import fingers as FG
+from sim.scenario import match_of
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BOARDS = {name: read_board(os.path.join(REPO, "boards", name + ".json"))
@@ -146,7 +148,7 @@ class Table:
     # -- incremental checks, after every stop -----------------------------------
     def check_now(self):
         box = self.box
-        m = box.match
+        m = match_of(box)
         now = self.port.t
         while self.seen < len(self.events):
             v, e = self.events[self.seen]
@@ -188,9 +190,9 @@ class Table:
                 self.gameover_v = v
         if m is not None:
             holders = [s for s in range(8) if m.active[s] and m.holder[s]]
-            if box.state == B.GRAB and len(holders) >= m.active_count() - 1:
+            if box.state == CM.GRAB and len(holders) >= m.active_count() - 1:
                 self.fail("still grabbing with %d wheels taken of %d" % (len(holders), m.wheels()))
-            if box.state in (B.GRAB, B.CHECK) and self.round is not None:
+            if box.state in (CM.GRAB, CM.CHECK) and self.round is not None:
                 if sorted(holders) != sorted(s for s in self.round.grabbed if m.active[s]):
                     self.fail("wheel holders %s but grabs logged %s" % (holders, self.round.grabbed))
         # nothing flagged stuck unless a finger has held it down for 5 s
@@ -241,7 +243,7 @@ class Table:
         if list(self.box.joined) != want:
             self.fail("joined %s, wanted %s" % (list(self.box.joined), want))
         self.roll_press()
-        if self.box.state != B.MENU:
+        if self.box.state != CM.MENU:
             self.fail("ROLL after joining: state %s" % self.box.state_name())
         steps = self.r.randrange(5)
         for _ in range(steps):                                 # cycle the dice choice
@@ -252,13 +254,13 @@ class Table:
             self.expect(self.f.press(0, max(t, self.f.free_after(0)), self.r.randint(30000, 80000)),
                         in_game=False)
             self.settle()
-        choice = self.box.choice
-        if choice != steps % len(B.CHOICES):
+        choice = self.box.game.choice
+        if choice != steps % len(CM.CHOICES):
             self.fail("menu at choice %d after %d presses" % (choice, steps))
         self.roll_press()
-        if self.box.state != B.READY or self.box.match is None:
+        if self.box.state != CM.READY or match_of(self.box) is None:
             self.fail("no game after the dice: state %s" % self.box.state_name())
-        if self.box.choice != choice:
+        if self.box.game.choice != choice:
             self.fail("the dice choice changed")
 
     def roll_press(self):
@@ -269,7 +271,7 @@ class Table:
 
     # -- a round ----------------------------------------------------------------
     def new_round(self, roll_stuck_from=None):
-        m = self.box.match
+        m = match_of(self.box)
         rd = Round()
         rd.ev0 = len(self.events)
         rd.active0 = [s for s in range(8) if m.active[s]]
@@ -280,8 +282,8 @@ class Table:
 
     def play_round(self):
         box, f, r = self.box, self.f, self.r
-        m = box.match
-        if box.state != B.READY:
+        m = match_of(box)
+        if box.state != CM.READY:
             self.fail("round start in state %s" % box.state_name())
         n = self.board.stations
         variant = r.random()
@@ -294,7 +296,7 @@ class Table:
             if f.is_free(b, tg, tg + 8000):
                 f.glitch(b, tg)
         self.drive(self.port.t + 100 * MS)
-        if box.state != B.READY:
+        if box.state != CM.READY:
             self.fail("noise started something: state %s" % box.state_name())
         rd = self.new_round()
         if variant < 0.06 and f.is_free(ROLL_BIT, self.port.t, self.port.t + 21 * 10 ** 6):
@@ -307,12 +309,12 @@ class Table:
             self.drive(roll_jam.settled + self.deb + STUCK_US + 50 * MS)
             if not box.stuck >> ROLL_BIT & 1:
                 self.fail("ROLL held 5 s but not flagged stuck")
-            if box.state != B.READY:
+            if box.state != CM.READY:
                 self.fail("a stuck ROLL did something: %s" % box.state_name())
             mk = m.marked
             t = self.port.t + 20 * MS
             if mk >= 0 and f.is_free(mk, t, t + 100 * MS) and \
-                    B.ticks.diff(self.port.ticks_ms(), box.scored_at) > B.GUARD_MS + 50:
+                    B.ticks.diff(self.port.ticks_ms(), box.game.scored_at) > CM.GUARD_MS + 50:
                 p = self.expect(f.press(mk, t, r.randint(30000, 90000)))[0]
                 self.drive(p.settled + self.deb + 5 * MS)
             else:
@@ -320,12 +322,12 @@ class Table:
                 self.roll_press()
         else:
             self.roll_press()
-        if box.state != B.ROLLING:
+        if box.state != CM.ROLLING:
             self.fail("no roll: state %s" % box.state_name())
         rd.active0 = [s for s in range(8) if m.active[s]]
         # the faces appear 1.5 s after the roll started, within the ms
-        v_ms = self.port.t // MS - B.ticks.diff(self.port.ticks_ms(), box.state_at)
-        est = (v_ms + B.ROLL_MS) * MS          # reveal in [est, est + 1 ms)
+        v_ms = self.port.t // MS - B.ticks.diff(self.port.ticks_ms(), box.game.state_at)
+        est = (v_ms + CM.ROLL_MS) * MS          # reveal in [est, est + 1 ms)
         rd.est = est
         now = self.port.t
         active = [s for s in rd.active0]
@@ -411,11 +413,11 @@ class Table:
         # play it out
         self.drive(t_end)
         self.settle()
-        if box.state == B.ROLLING:
+        if box.state == CM.ROLLING:
             self.fail("the faces never came")
         # anyone who has not pressed yet does so now, one by one
         guard = 0
-        while box.state == B.GRAB:
+        while box.state == CM.GRAB:
             guard += 1
             if guard > 20:
                 self.fail("the round does not end")
@@ -432,13 +434,13 @@ class Table:
             self.stats["fallback"] += 1
             self.expect(f.press(s, self.port.t + 30 * MS))
             self.settle()
-        if box.state == B.CHECK:
+        if box.state == CM.CHECK:
             # plate cards: ROLL ends the check (once a jammed ROLL is let go,
             # and once the count has been up the box's 3 s minimum)
-            rest = B.CHECK_MIN_MS - B.ticks.diff(self.port.ticks_ms(), box.state_at)
+            rest = CM.CHECK_MIN_MS - B.ticks.diff(self.port.ticks_ms(), box.game.state_at)
             t = max(self.port.t, f.free_after(ROLL_BIT), self.port.t + max(0, rest) * MS)
             self.drive(t + 10 * MS)
-            if box.state == B.CHECK:
+            if box.state == CM.CHECK:
                 self.roll_press()
         self.settle()
         self.check_round(rd)
@@ -446,7 +448,7 @@ class Table:
 
     # -- the round, checked against a reference walk --------------------------------
     def check_round(self, rd):
-        box, m = self.box, self.box.match
+        box, m = self.box, match_of(self.box)
         evs = self.events[rd.ev0:]
         k = 0
         while k < len(evs) and evs[k][1]["ev"] != "roll":
@@ -572,13 +574,13 @@ def run_scenario(board_name, seed):
     whole = r.random() < 0.1
     rounds = 40 if whole else r.randint(2, 4)
     for _ in range(rounds):
-        if t.box.state == B.GAMEOVER:
+        if t.box.state == CM.GAMEOVER:
             break
         t.play_round()
     t.finish()
     c = t.f.counts + t.stats
     c["rounds"] += t.rounds
-    c["whole_games"] += 1 if t.box.state == B.GAMEOVER else 0
+    c["whole_games"] += 1 if t.box.state == CM.GAMEOVER else 0
     c["players"] += n
     return c
 

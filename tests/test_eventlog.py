@@ -215,12 +215,12 @@ def test_bytes_and_crlf_lines(full_game):
 
 
 def test_every_logged_event_is_documented():
-    """box.py's self.log("..."), the simulator's, and docs/event-log.md all agree with EVENTS."""
+    """The box's and its games' log calls, the simulator's, and docs/event-log.md all agree with EVENTS."""
     names = set()
-    for rel in ("firmware/cheesebox/box.py", "sim/scenario.py"):
+    for rel in ("firmware/cheesebox/box.py", "firmware/cheesebox/cheesemaster.py", "sim/scenario.py"):
         with open(os.path.join(REPO, rel)) as f:
             src = f.read()
-        for first_arg in re.findall(r"self\.log\(([^,]+),", src):
+        for first_arg in re.findall(r"(?:self|box)\.log\(([^,]+),", src):
             names |= set(re.findall(r'"(\w+)"', first_arg))
     assert names, "no self.log calls found"
     assert names <= set(EL.EVENTS), names - set(EL.EVENTS)

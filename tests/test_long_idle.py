@@ -9,6 +9,7 @@ import pytest
 
 from cheesebox.board import read_board
 from sim.scenario import Sim, run_script
+from sim.scenario import match_of
 
 MIN = 60000
 
@@ -44,7 +45,7 @@ def test_dial_left_alone_for_minutes_still_shows_its_plate(minutes):
     sim = Sim(read_board("boards/pico2-8p.json"), seed=3)
     r = run_script(sim, "players 2\ndice yellow\nanswer P1 3\nwait %d\nrollbutton\nwait 1700\n"
                    "buzz P1\n" % (minutes * MIN))
-    grabs = [e for e in sim.box.match.locked[:1]]
+    grabs = [e for e in match_of(sim.box).locked[:1]]
     assert grabs == [3]
     assert r["rounds"] == 1
 
@@ -54,5 +55,5 @@ def test_key_pressed_long_before_the_buzzer_counts(minutes):
     sim = Sim(read_board("boards/pico-8p.json"), seed=3)
     r = run_script(sim, "players 2\ndice yellow\nrollbutton\nwait 1700\nanswer P1 4\nwait %d\n"
                    "buzz P1\n" % (minutes * MIN))
-    assert sim.box.match.locked[0] == 4
+    assert match_of(sim.box).locked[0] == 4
     assert r["rounds"] == 1

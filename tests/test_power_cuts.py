@@ -26,6 +26,7 @@ from flowkit import board
 from sim.scenario import Sim, run_script
 from sim.simfs import SimFS, PowerCut
 from sim.simport import ROLL_BIT
+from sim.scenario import match_of
 
 START8 = "players 8\ndice yellow\n"
 START4 = "players 4\ndice yellow\n"
@@ -188,7 +189,7 @@ def sweep(label, name, prefix, action, seed=5):
         run_script(sim, "rollbutton\n")         # ROLL resumes
         want = before if got == norm(before) else after
         assert sim.box.state_name() in ("ready", "gameover"), where
-        assert view(sim.box.match) == view_of(want), where
+        assert view(match_of(sim.box)) == view_of(want), where
         assert sim.box.saved is None
     STATS[label] = (steps, size + 1 if size else 0, kept["old"], kept["new"])
     print("power cuts %-28s steps %2d bytes %4d: old state %4d, new state %d"
@@ -279,11 +280,11 @@ def check_boot(text, good, name="pico-8p", watchdog=False):
     """Damaged or not, the box boots: the exact saved game, or refused."""
     sim, evs = boot_with(text, name, watchdog)
     where = (repr(text[:60]), watchdog)
-    if sim.box.saved is not None or sim.box.match is not None:
+    if sim.box.saved is not None or match_of(sim.box) is not None:
         # accepted: it must be exactly the good state (e.g. whitespace after the checksum)
         if watchdog:
             assert sim.box.state_name() == "ready", where
-            assert view(sim.box.match) == view_of(good), where
+            assert view(match_of(sim.box)) == view_of(good), where
         else:
             assert offered(sim.box) == norm(good), where
             assert sim.box.state_name() == "resume", where
@@ -403,7 +404,7 @@ def test_sound_file_holding_nonsense():
                                        type(e).__name__, e))
                     continue
                 tried += 1
-                if sim.box.saved is not None or sim.box.match is not None:
+                if sim.box.saved is not None or match_of(sim.box) is not None:
                     problems.append("%s %s%s: accepted (state %s)"
                                     % (name, what, " (watchdog)" if wd else "",
                                        sim.box.state_name()))
@@ -418,7 +419,7 @@ def test_sound_file_holding_nonsense():
 def test_watchdog_reset_resumes_at_once():
     sim, lines = new_sim("pico-4p")
     run_script(sim, START4 + round4(2) + round4(3))
-    saved_view = view(sim.box.match)
+    saved_view = view(match_of(sim.box))
     # round 3 under way: the faces are out, P1 grabbed
     run_script(sim, "rollbutton\nwait 3000\nbuzz P1\n")
     assert sim.box.state_name() == "grab"
@@ -426,12 +427,12 @@ def test_watchdog_reset_resumes_at_once():
     sim.hang(9000)
     assert sim.boots == 2
     assert sim.box.state_name() == "ready"
-    assert view(sim.box.match) == saved_view
+    assert view(match_of(sim.box)) == saved_view
     evs = events(lines[n:])
     assert evs[:3] == ["watchdog", "boot", "resume"], evs
     # and play goes on
     run_script(sim, round4(1))
-    assert sim.box.match.rounds_played == saved_view[2] + 1
+    assert match_of(sim.box).rounds_played == saved_view[2] + 1
 
 
 def test_short_hang_does_not_reset():
@@ -460,13 +461,13 @@ def play_game_night(games=10, seed=11):
             assert sim.box.state_name() == "ready"
             sim.press(ROLL_BIT)
             sim.wait(1600)
-            m = sim.box.match
+            m = match_of(sim.box)
             order = [s for s in range(8) if m.active[s]]
             rnd.shuffle(order)
             for s in order:
                 if sim.box.state_name() != "grab":
                     break
-                k = min(sim.box.left, 7)
+                k = min(sim.box.game.left, 7)
                 if rnd.random() >= 0.75:
                     k = (k + rnd.choice((1, 7))) % 8
                 sim.port.place(s, k)

@@ -5,7 +5,7 @@ players are) and a driver seed; the driver then plays complete games through
 the simulator API (the same presses a scenario makes), and after EVERY action
 checks the match against the rulebook, INTERPRETATION.md and docs/box-rulings.md.
 
-What is checked (m = box.match):
+What is checked (m = match_of(box)):
 - always: points of joined players stay 0..7; an active player has > 0 points;
   an eliminated player has 0 points, is inactive, stays out and keeps their
   place in `eliminated` (the list only grows, no duplicates); active players =
@@ -40,11 +40,13 @@ import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
 from cheesebox import box as B
+from cheesebox import cheesemaster as CM
 from cheesebox import match as M
 from cheesebox import faces as F
 from cheesebox.board import read_board
 from sim.scenario import Sim, run_line, run_script
 from sim.simport import ROLL_BIT
+from sim.scenario import match_of
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BOARDS = {name: read_board(os.path.join(REPO, "boards", name + ".json"))
@@ -106,18 +108,18 @@ class Table:
         self.careless = True
         run_line(self.sim, "players %d" % self.n, 1)
         run_line(self.sim, "dice %s" % p["dice"], 2)
-        assert self.box.state == B.READY
+        assert self.box.state == CM.READY
         self.log = []
         self._remember()
 
     # bookkeeping -------------------------------------------------------
     def _remember(self):
-        m = self.box.match
+        m = match_of(self.box)
         self.prev_points = bytes(m.points)
         self.prev_elim = list(m.eliminated)
         self.prev_rounds = m.rounds_played
         self.prev_replays = m.replays
-        self.prev_false = self.box.false_starts
+        self.prev_false = self.box.game.false_starts
 
     def new_round_model(self):
         self.placed = [None] * 8      # plate placed after the roll started
@@ -128,7 +130,7 @@ class Table:
     # checks ------------------------------------------------------------
     def check(self, drop=None, grab=None):
         """After one action. drop: {station: points it must lose at once}."""
-        box, m = self.box, self.box.match
+        box, m = self.box, match_of(self.box)
         drop = drop or {}
         joined = [s for s in range(8) if m.joined[s]]
         assert len(joined) == self.n
@@ -146,18 +148,18 @@ class Table:
         assert m.active_count() == len(act) == self.n - len(m.eliminated)
         assert m.wheels() == len(act) - 1
         state = box.state
-        if state == B.GRAB:
+        if state == CM.GRAB:
             assert m.phase == M.GRABBING
             assert m.holders() < len(act) - 1
-        elif state == B.CHECK:
+        elif state == CM.CHECK:
             assert not self.el and m.phase == M.CHECKING
             free = len(act) - m.holders()
             assert free == 1 or (free == 0 and self.out_in_check_without_wheel)
-        elif state == B.READY:
+        elif state == CM.READY:
             assert m.phase == M.BETWEEN
-        elif state == B.GAMEOVER:
+        elif state == CM.GAMEOVER:
             assert m.phase == M.OVER
-        if state == B.ROLLING:
+        if state == CM.ROLLING:
             assert m.holders() == 0
 
         scored = m.rounds_played - self.prev_rounds
@@ -170,7 +172,7 @@ class Table:
                 want = max(0, self.prev_points[s] - drop.get(s, 0)) if s not in self.prev_elim else 0
                 assert m.points[s] == want, (s, m.points[s], want, self.log[-12:])
         if m.phase == M.OVER:
-            assert state == B.GAMEOVER
+            assert state == CM.GAMEOVER
             assert len(act) == 1 and m.winner == act[0]
             assert m.points[m.winner] > 0
             assert sorted(m.eliminated + [m.winner]) == joined
@@ -179,7 +181,7 @@ class Table:
         self._remember()
 
     def check_scoring(self, pre, drop, grab):
-        m = self.box.match
+        m = match_of(self.box)
         # the action's own immediate effect came before the scoring
         for s, d in drop.items():
             if s not in self.prev_elim:
@@ -189,8 +191,8 @@ class Table:
         A = [s for s in range(8) if pre["active"][s]]
         NW = [s for s in A if not pre["holder"][s]]
         assert len(NW) == 1 or (not NW and self.out_in_check_without_wheel), (NW, A)
-        names = [F.NAMES[self.box.roll[i]] for i in range(len(self.box.in_play))]
-        assert pre["left"] == count_left(names) == self.box.left
+        names = [F.NAMES[self.box.game.roll[i]] for i in range(len(self.box.game.in_play))]
+        assert pre["left"] == count_left(names) == self.box.game.left
         loss = {}
         for s in A:
             if not pre["holder"][s]:
@@ -214,7 +216,7 @@ class Table:
                 assert m.points[s] == pre["points"][s]
                 assert m.lost[s] == 0
             assert m.marked == (NW[0] if NW else M.NOBODY)
-            assert self.box.state == B.READY
+            assert self.box.state == CM.READY
             return
         assert m.replays == self.prev_replays
         out = []
@@ -230,24 +232,24 @@ class Table:
         else:
             assert m.marked == M.NOBODY
         if len(A) - len(out) == 1:
-            assert self.box.state == B.GAMEOVER
+            assert self.box.state == CM.GAMEOVER
 
     # actions -----------------------------------------------------------
     def active(self):
-        m = self.box.match
+        m = match_of(self.box)
         return [s for s in range(self.n) if m.active[s]]
 
     def over(self):
-        return self.box.state == B.GAMEOVER
+        return self.box.state == CM.GAMEOVER
 
     def penalty(self):
-        m = self.box.match
+        m = match_of(self.box)
         s = self.r.randrange(self.n)            # sometimes an eliminated player: nothing
         was_active = bool(m.active[s])
         free = was_active and not m.holder[s]
         self.log.append(("penalty", s, self.box.state_name()))
         self.sim.penalty(s)
-        if self.box.state == B.CHECK and free and not m.active[s]:
+        if self.box.state == CM.CHECK and free and not m.active[s]:
             self.out_in_check_without_wheel = True
         self.check({s: 1} if was_active else {})
 
@@ -257,42 +259,42 @@ class Table:
         self.check(drop, grab)
 
     def place(self, s, k):
-        m = self.box.match
+        m = match_of(self.box)
         self.log.append(("place", s, k, self.box.state_name()))
         self.sim.port.place(s, k)
-        if self.box.state in (B.ROLLING, B.GRAB) and m.active[s] and not m.holder[s]:
+        if self.box.state in (CM.ROLLING, CM.GRAB) and m.active[s] and not m.holder[s]:
             self.placed[s] = k
 
     def answer(self, s):
         """A plate for station s: usually right, sometimes wrong."""
-        left = self.box.left
+        left = self.box.game.left
         if self.careless and self.r.random() < self.p["p_wrong"]:
             wrong = [k for k in range(8) if not right(k, left)]
             return self.r.choice(wrong)
         return min(left, 7)
 
     def start_roll(self):
-        m = self.box.match
+        m = match_of(self.box)
         self.start_points = bytes(m.points)
         if m.marked >= 0 and self.r.random() < 0.6:
             s = m.marked
             if self.r.random() < 0.3:
                 # a late slam right after scoring must not start the roll
-                since = B.ticks.diff(self.sim.port.ticks_ms(), self.box.scored_at)
+                since = B.ticks.diff(self.sim.port.ticks_ms(), self.box.game.scored_at)
                 self.buzz(s)
                 if since + 12 < 1000 - 5:           # box-rulings: "from 1 s after scoring"
-                    assert self.box.state == B.READY
-            if self.box.state == B.READY:
+                    assert self.box.state == CM.READY
+            if self.box.state == CM.READY:
                 self.sim.wait(1000)
                 self.buzz(s)
         else:
             self.log.append(("roll",))
             self.sim.press(ROLL_BIT)
             self.check()
-        assert self.box.state == B.ROLLING, (self.box.state_name(), self.log)
+        assert self.box.state == CM.ROLLING, (self.box.state_name(), self.log)
 
     def play_round(self):
-        box, m, r, p = self.box, self.box.match, self.r, self.p
+        box, m, r, p = self.box, match_of(self.box), self.r, self.p
         self.new_round_model()
         if self.careless and r.random() < p["p_penalty"]:
             self.penalty()
@@ -304,28 +306,28 @@ class Table:
         self.new_round_model()
         # the roll: false starts, early plates, penalties
         for _ in range(r.randrange(4)):
-            if box.state != B.ROLLING:
+            if box.state != CM.ROLLING:
                 break
             x = r.random()
             if self.careless and x < p["p_false"]:
                 s = r.randrange(self.n)
                 fs = bool(m.active[s])
-                before = box.false_starts
+                before = box.game.false_starts
                 self.buzz(s, {s: 1} if fs and p["fsc"] else None)
-                assert box.false_starts == before + (1 if fs else 0)
+                assert box.game.false_starts == before + (1 if fs else 0)
             elif self.el and x < 0.7:
                 s = r.choice(self.active())
                 self.place(s, self.answer(s) if r.random() < 0.5 else r.randrange(8))
             elif self.careless and x < 0.7 + p["p_penalty"]:
                 self.penalty()
-        while box.state == B.ROLLING:
+        while box.state == CM.ROLLING:
             self.sim.wait(200)
             self.check()
-        if box.state == B.GRAB:
+        if box.state == CM.GRAB:
             assert m.holders() == 0        # false starts grabbed nothing
         # grabbing
         steps = 0
-        while box.state == B.GRAB:
+        while box.state == CM.GRAB:
             steps += 1
             force = steps > 40 or not self.careless
             act = self.active()
@@ -357,11 +359,11 @@ class Table:
         # plate cards: own up. The table looks at the count first: the box
         # takes ROLL only after 3 s, and a press within 500 ms of a grab for
         # that grab's slam (test_table_hands.py tests both)
-        if box.state == B.CHECK:
+        if box.state == CM.CHECK:
             self.sim.wait(3000)
             self.check()
         t_check = 0
-        while box.state == B.CHECK:
+        while box.state == CM.CHECK:
             x = r.random()
             holders = [s for s in self.active() if m.holder[s]]
             if x < 0.25 or t_check > 20:
@@ -386,7 +388,7 @@ class Table:
             t_check += 1
 
     def play_game(self):
-        m = self.box.match
+        m = match_of(self.box)
         rounds = 0
         while not self.over():
             rounds += 1
@@ -426,8 +428,8 @@ def test_random_games_keep_the_rules(p):
     for g in range(p["games"]):
         if g:
             t.sim.press(ROLL_BIT)            # ROLL at game over: a new game, same players
-            assert t.box.state == B.READY and t.box.games == g + 1
-            m = t.box.match
+            assert t.box.state == CM.READY and t.box.games == g + 1
+            m = match_of(t.box)
             assert m.rounds_played == 0 and not m.eliminated
             assert all(m.points[s] == 7 for s in range(t.n))
             t._remember()
@@ -497,7 +499,7 @@ def _reveal_ms(animate, seed=1):
     run_script(sim, "players 2\ndice yellow\n")
     t0 = sim.now_us
     sim.press(ROLL_BIT)
-    while sim.box.state != B.GRAB:
+    while sim.box.state != CM.GRAB:
         sim.wait(1)
     return (sim.now_us - t0) // 1000
 

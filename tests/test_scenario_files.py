@@ -12,8 +12,10 @@ import sys
 import pytest
 
 from cheesebox import box as B
+from cheesebox import cheesemaster as CM
 from cheesebox.board import read_board
 from sim.scenario import Sim, run_line, run_script
+from sim.scenario import match_of
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCEN = os.path.join(REPO, "tests", "scenarios")
@@ -108,7 +110,7 @@ def test_scenario_in_process(name):
 
 def test_andrey_card_is_flipped_below_4():
     result, sim = in_process("andrey_flipped", "pico-4p")
-    m = sim.box.match
+    m = match_of(sim.box)
     assert m.flipped(0) and not m.flipped(1)
     assert list(m.lost[:3]) == [2, 1, 0]          # the last round: Andrey -2, P2 -1
 
@@ -142,14 +144,14 @@ def test_dice_tour_returns_to_waiting_for_roll():
     sim, lines = _run_lines("dice_tour", "pico-4p", 0)
     n = next(i for i, line in enumerate(lines) if line.startswith("wait 6000")) + 1
     sim, _ = _run_lines("dice_tour", "pico-4p", n)
-    assert sim.box.state == B.READY and sim.box.match.round_no == 0
+    assert sim.box.state == CM.READY and match_of(sim.box).round_no == 0
 
 
 def test_final_tie_is_replayed_with_the_points_back():
     sim, lines = _run_lines("final_tie_replay", "pico-8p", 0)
     n = next(i for i, line in enumerate(lines) if line.startswith("# replayed")) + 1
     sim, _ = _run_lines("final_tie_replay", "pico-8p", n)
-    m = sim.box.match
+    m = match_of(sim.box)
     r = sim.result()
     assert r["points"] == {"P1": 2, "P2": 1} and r["replays"] == 1 and r["eliminated"] == []
     assert r["marked"] == "P2" and r["state"] == "ready" and m.rounds_played == 3

@@ -7,13 +7,17 @@ injected, so CPython, the unix MicroPython and the Pico run the same code.
 
 
 def forget(name):
-    """Drop submodule `name`, used only at start-up, so its code and data
+    """Drop submodule `name` (of cheesebox, or a dotted path like
+    "cheesonomics.companion"), used only now and then, so its code and data
     leave the Pico's heap (the next import loads it again)."""
     import sys
-    sys.modules.pop("cheesebox." + name, None)
-    pkg = sys.modules.get("cheesebox")
-    if pkg is not None and name in pkg.__dict__:
-        delattr(pkg, name)
+    full = name if "." in name else "cheesebox." + name
+    sys.modules.pop(full, None)
+    i = full.rfind(".")
+    pkg = sys.modules.get(full[:i])
+    attr = full[i + 1:]
+    if pkg is not None and attr in pkg.__dict__:
+        delattr(pkg, attr)
 
 
 def run_once(name, func, *args):

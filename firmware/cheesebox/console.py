@@ -5,7 +5,6 @@ Malformed lines are answered with an "error" event and change nothing.
 import gc
 
 from cheesebox.box import N_INPUTS
-from cheesebox.events import name
 
 
 def _free():
@@ -21,21 +20,25 @@ def command(box, line):
     if not words:
         return
     if words[0] == "state" and len(words) == 1:
-        m = box.match
-        box.log("state", {"state": box.state_name(),
-                           "points": dict((name(s), m.points[s]) for s in range(8)
-                                          if m.joined[s]) if m is not None else {},
-                           "rounds": m.rounds_played if m is not None else 0,
-                           "campaign": ({"game": box.campaign.game,
-                                         "wins": dict((name(s), box.campaign.wins[s]) for s in range(8)
-                                                      if box.joined[s])}
-                                        if box.campaign is not None else None),
-                           "stuck": [box._input_name(i) for i in range(N_INPUTS)
-                                     if (box.stuck >> i) & 1],
-                           # bytes of heap free after a collection (MicroPython): the
-                           # headroom left beside the live data, for a host watching
-                           "free": _free()})
+        # points, rounds, campaign: Cheese Master's (empty in another game or at
+        # joining: the log's format 1 has them in every state event)
+        fields = {"state": box.state_name(), "game": box.module.NAME, "points": {}, "rounds": 0,
+                  "campaign": None}
+        if box.game is not None:
+            box.game.status(fields)
+        fields["stuck"] = [box._input_name(i) for i in range(N_INPUTS) if (box.stuck >> i) & 1]
+        # bytes of heap free after a collection (MicroPython): the headroom
+        # left beside the live data, for a host watching
+        fields["free"] = _free()
+        box.log("state", fields)
+    elif words[0] == "game" and len(words) >= 2:
+        from cheesebox import games
+        i = games.index(" ".join(words[1:]).lower())
+        if i < 0:
+            box.log("error", {"what": "no such game", "games": [g[0] for g in games.GAMES]})
+        elif not box.pick_game(i):
+            box.log("error", {"what": "a game is picked at joining only", "state": box.state_name()})
     elif words[0] == "help" and len(words) == 1:
-        box.log("help", {"commands": ["state", "help"]})
+        box.log("help", {"commands": ["state", "game NAME", "help"]})
     else:
         box.log("error", {"what": "unknown command", "line": line[:80]})

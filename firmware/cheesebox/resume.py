@@ -1,16 +1,11 @@
-"""Checking a saved game, offering it, and resuming it.
+"""Checking a saved Cheese Master game before the box offers it.
 
-Only needed at power-up: the box imports it then, keeps it while it offers
-to resume, and drops it again. A file
-that passed its checksum can still hold nonsense (another board, stations
+Only needed at power-up: cheesemaster.unpack() imports it and drops it
+again (heap). A file that passed its checksum can still hold nonsense (another board, stations
 that are not there, points out of range): every field is checked here, and
 anything off makes the saved game unusable rather than the box crash.
 """
-from cheesebox import ticks
-from cheesebox.box import GAMEOVER, LOSS_MS, READY
 from cheesebox.campaign import Campaign
-from cheesebox.display import OFF, OUT, SCORE, SCORE_LOW
-from cheesebox.events import name
 from cheesebox.dice import CHOICES, N_DICE
 from cheesebox.match import MAX_STATIONS, NOBODY, OVER, START_POINTS, Match
 
@@ -87,35 +82,7 @@ def unpack(box, d):
             c.restore(d["campaign"])
         return (m, c, joined, int(d["choice"]) % len(CHOICES), in_play, int(d["games"]))
     except (KeyError, ValueError, TypeError, IndexError) as e:
-        box._problem("saved game unusable: %s" % e)
+        box.problem("saved game unusable: %s" % e)
         if box.store is not None:
             box.store.clear()
         return None
-
-
-def render_saved(box):
-    """The saved game's points on the tracks, while the box offers to resume."""
-    d = box.display
-    m = box.saved[0]
-    for s in range(box.n):
-        if m.joined[s]:
-            p = m.points[s]
-            d.score(s, p if p else 1, (SCORE_LOW if p < 4 else SCORE) if p else OUT)
-        else:
-            d.score(s, 0, OFF)
-        d.wheel(s, OFF)
-
-
-def apply(box):
-    """Back to the saved game, between rounds, the marked player to roll."""
-    saved = box.saved
-    box.saved = None
-    if saved is None:
-        return
-    box.match, box.campaign, box.joined, box.choice, box.in_play, box.games = saved
-    box.shown_roll = False
-    box.scored_at = ticks.add(box.now, -LOSS_MS)
-    m = box.match
-    box.log("resume", {"round": m.rounds_played,
-                        "points": dict((name(s), m.points[s]) for s in range(8) if m.joined[s])})
-    box._set_state(GAMEOVER if m.phase == OVER else READY)

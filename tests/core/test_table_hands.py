@@ -2,6 +2,7 @@
 taps (issue 8). Each test plays the situation through the simulated port."""
 from flowkit import play, fails
 from sim.scenario import run_script
+from sim.scenario import match_of
 
 START4 = "players 4\ndice yellow\n"
 ROUND1 = START4 + "roll cheese3 cheese1 cat\nrollbutton\nwait 3000\nbuzz P1\nbuzz P2\nbuzz P3\nrollbutton\n"
@@ -63,7 +64,7 @@ def test_penalty_gesture_outside_a_game_does_nothing():
     assert r["state"] == "gameover" and r["games"] == 1
     # the menu: the choice does not move, nothing is confirmed
     r, sim = play("players 2\nfingers ROLL 0-600 P1 400-460\n")
-    assert r["state"] == "menu" and sim.box.choice == 0
+    assert r["state"] == "menu" and sim.box.game.choice == 0
     # joining: nobody joins or leaves, the game does not start
     r, sim = play("buzz P1\nbuzz P2\nfingers ROLL 0-600 P3 400-460\n")
     assert r["state"] == "join" and list(sim.box.joined[:4]) == [1, 1, 0, 0]
@@ -79,7 +80,7 @@ def test_penalty_in_a_round_survives_a_power_cut_and_a_watchdog_reset():
     assert r["state"] == "ready" and r["points"]["P2"] == 6
     # the replayed round is round 1 again on the log
     r, sim = play(grab + "powercut\nrollbutton\nrollbutton\nwait 3000\n")
-    assert sim.box.match.round_no == 1
+    assert match_of(sim.box).round_no == 1
 
 
 def test_elimination_by_penalty_in_a_round_survives_a_power_cut():
@@ -148,16 +149,16 @@ def test_dial_left_on_the_right_answer_is_that_answer_next_round():
 def test_dial_turned_and_buzzer_slammed_at_once_is_the_new_position():
     # the dial reaches 3 and the buzzer goes down 20 ms later: a grab with 3
     r, sim = play(DIAL3 + ROUND_333 + "answer P1 3\nbuzz P1\n", "pico2-8p")
-    assert r["points"]["P1"] == 7 and sim.box.match.locked[0] == 3
+    assert r["points"]["P1"] == 7 and match_of(sim.box).locked[0] == 3
     # turned 5 ms before the buzzer: the dial's position at the grab
     r, sim = play(DIAL3 + ROUND_333 + "fingers P1=3@0 P1 5-60\n", "pico2-8p")
-    assert r["points"]["P1"] == 7 and sim.box.match.locked[0] == 3
+    assert r["points"]["P1"] == 7 and match_of(sim.box).locked[0] == 3
 
 
 def test_dial_never_turned_shows_a_plate_and_never_refuses():
     r, sim = play(DIAL3 + ROUND_333 + "buzz P1\n", "pico2-8p")
-    assert r["state"] == "grab" and sim.box.match.holder[0] == 1
-    assert sim.box.match.locked[0] == 0 and r["points"]["P1"] == 7
+    assert r["state"] == "grab" and match_of(sim.box).holder[0] == 1
+    assert match_of(sim.box).locked[0] == 0 and r["points"]["P1"] == 7
 
 
 def test_sim_dial_that_does_not_move_reports_nothing():
@@ -169,7 +170,7 @@ def test_sim_dial_that_does_not_move_reports_nothing():
     assert sim3.port.answer_seq[0] == (seq[0] + 1) & 0xFF
     # a power cut moves no dial
     r, sim = play(DIAL3 + "answer P1 5\npowercut\nrollbutton\n" + ROUND_333 + "buzz P1\n", "pico2-8p")
-    assert sim.box.match.locked[0] == 5
+    assert match_of(sim.box).locked[0] == 5
 
 
 KEYS3 = "players 3\ndice yellow\n"
@@ -177,19 +178,19 @@ KEYS3 = "players 3\ndice yellow\n"
 
 def test_key_pressed_10ms_before_the_buzzer_counts():
     r, sim = play(KEYS3 + ROUND_333 + "fingers P1=3@0 P1 10-70\n", "pico-8p")
-    assert r["points"]["P1"] == 7 and sim.box.match.locked[0] == 3
+    assert r["points"]["P1"] == 7 and match_of(sim.box).locked[0] == 3
 
 
 def test_key_pressed_after_the_buzzer_never_counts():
     # an earlier key stands: the one pressed 3 ms after the buzzer is not the plate
     r, sim = play(KEYS3 + ROUND_333 + "answer P1 2\nfingers P1 0-60 P1=5@3\n", "pico-8p")
-    assert sim.box.match.locked[0] == 2
+    assert match_of(sim.box).locked[0] == 2
     # with no earlier key this round: a grab before placing a plate (-1)
     r, sim = play(KEYS3 + ROUND_333 + "fingers P1 0-60 P1=5@3\n", "pico-8p")
-    assert r["points"]["P1"] == 6 and sim.box.match.holder[0] == 0
+    assert r["points"]["P1"] == 6 and match_of(sim.box).holder[0] == 0
     # the last key before the buzzer is the plate
     r, sim = play(KEYS3 + ROUND_333 + "fingers P1=2@0 P1=4@20 P1 40-100\n", "pico-8p")
-    assert sim.box.match.locked[0] == 4
+    assert match_of(sim.box).locked[0] == 4
 
 
 def test_key_pressed_just_after_the_roll_starts_counts():
@@ -197,7 +198,7 @@ def test_key_pressed_just_after_the_roll_starts_counts():
     # confirmed the ROLL release): it is this round's plate
     r, sim = play(KEYS3 + "roll cheese1 cheese1 cheese1\nfingers ROLL 0-60 P1=3@62\nwait 3000\nbuzz P1\n",
                   "pico-8p")
-    assert sim.box.match.locked[0] == 3 and r["points"]["P1"] == 7
+    assert match_of(sim.box).locked[0] == 3 and r["points"]["P1"] == 7
 
 
 CHECK4 = START4 + "roll cheese3 cheese1 cat\nrollbutton\nwait 3000\nbuzz P1\nbuzz P2\n"

@@ -1,0 +1,640 @@
+"""Cheese Master, as a game the box hosts: choose dice, roll, grab, judge,
+score, game over; the King of the Cheese Mountain campaign.
+
+The box (box.py) hands this game its players and its inputs already sorted
+out: a buzzer press (time-stamped), a short or long ROLL press, the penalty
+gesture (ROLL held, then a buzzer). The game keeps the flow and draws the
+dice and the tracks; it never touches the port except through the box's
+display, tunes, log and plates.
+"""
+from array import array
+
+try:
+    from micropython import const  # pyright: ignore  (typed apart from our fallback)
+except ImportError:  # CPython: the simulator and host tools
+    def const(x):
+        return x
+
+from cheesebox import forget, ticks
+from cheesebox import match as M
+from cheesebox import sound
+from cheesebox.dice import CAMPAIGN, CHOICES, N_DICE, dice_for_choice
+from cheesebox.display import BAD, MARK, OFF, OUT, SCORE, SCORE_LOW, STATION, WHEEL
+from cheesebox.events import name
+from cheesebox.faces import NAMES as FACE_NAMES
+from cheesebox.rules import count_ids
+
+NAME = "cheese master"
+MIN_PLAYERS = const(2)
+MAX_PLAYERS = const(8)
+
+ROLL_MS = const(1500)          # roll animation; faces shown after it
+FRAME_MS = const(90)
+TOUR_MS = const(800)           # each face of the dice tour
+CHECK_MS = const(30000)        # plate-card check ends by itself
+CHECK_MIN_MS = const(3000)     # the true count is up this long before ROLL can end the check
+SLAM_US = const(500000)        # a holder's press this soon after their grab: the same slam
+GUARD_MS = const(1000)         # a late slam can't start the next roll
+REVEAL_GRACE_MS = const(1000)  # a press from before the reveal arrives within this
+FLASH_MS = const(600)
+LOSS_MS = const(2500)          # lost points blink on the tracks
+BLINK_MS = const(250)
+FACES_MS = const(1400)         # after a round: faces, then the count
+COUNT_MS = const(900)
+
+# states (the box's own are JOIN = 0 and RESUME = 9: box.state numbers them all)
+MENU = const(1)
+READY = const(2)
+TOUR = const(3)
+ROLLING = const(4)
+GRAB = const(5)
+CHECK = const(6)
+GAMEOVER = const(7)
+KING = const(8)
+STATE_NAMES = ("join", "menu", "ready", "tour", "rolling", "grab", "check", "gameover", "king")
+
+MENU_ICONS = ("cheese1", "cheese2", "cheese3", "dog", "innkeeper", "king")
+DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7")
+
+
+def fits(board):
+    """Why this board cannot host the game, or "" (every board can)."""
+    return ""
+
+
+def draw_join(box, joined):
+    """The joining screen: one cheese wheel a player, minus one."""
+    d = box.display
+    wheels = joined - 1
+    for i in range(N_DICE):
+        d.die(i, "wheel" if i < wheels else "blank")
+
+
+def new(box, players):
+    """The game for these stations."""
+    return CheeseMaster(box, players)
+
+
+def unpack(box, d):
+    """A saved game checked (resume.py, loaded for this and dropped), or None."""
+    from cheesebox import resume
+    try:
+        return resume.unpack(box, d)
+    finally:
+        del resume
+        forget("resume")
+
+
+def render_saved(box, saved):
+    """The saved game's points on the tracks, while the box offers to resume."""
+    d = box.display
+    m = saved[0]
+    for s in range(box.n):
+        if m.joined[s]:
+            p = m.points[s]
+            d.score(s, p if p else 1, (SCORE_LOW if p < 4 else SCORE) if p else OUT)
+        else:
+            d.score(s, 0, OFF)
+        d.wheel(s, OFF)
+
+
+def resume(box, saved):
+    """The saved game again, between rounds, the marked player to roll."""
+    g = CheeseMaster(box, None)
+    g.match, g.campaign, joined, g.choice, g.in_play, box.games = saved
+    box.joined = joined
+    g.scored_at = ticks.add(box.now, -LOSS_MS)
+    m = g.match
+    box.log("resume", {"round": m.rounds_played,
+                       "points": dict((name(s), m.points[s]) for s in range(8) if m.joined[s])})
+    g.set_state(GAMEOVER if m.phase == M.OVER else READY)
+    return g
+
+
+class CheeseMaster:
+    """One table's Cheese Master games, from the dice menu to the last game over."""
+
+    def __init__(self, box, players):
+        self.box = box
+        self.players = players          # stations that joined (None: resume sets the match)
+        self.choice = 0                 # menu choice (dice.CHOICES)
+        self.campaign = None
+        self.match = None
+        self.in_play = b""              # die numbers in play
+        self.roll = bytearray(N_DICE)   # face of each die in play
+        self.left = 0
+        self.shown_roll = False         # a roll's faces are on the dice
+        now = box.now
+        self.state = MENU
+        self.state_at = now
+        self.next_frame = now
+        self.tour_pos = 0
+        self.tumble_seed = 1
+        self.scored_at = now
+        self.reveal_us = 0
+        self.grab_us = array("i", [0] * 8)      # when each holder grabbed
+        self.end_check = False          # ROLL pressed in the check's first 3 s
+        self.flash_until = array("i", [0] * 8)
+        self.flash_on = bytearray(8)
+        self.flashing = 0               # how many stations flash
+        self.false_starts = 0
+
+    def start(self):
+        """The table has joined: the dice menu."""
+        self.set_state(MENU)
+        self.box.tunes.play(sound.MENU, self.box.now)
+
+    # -- what the box asks ------------------------------------------------
+    def state_name(self):
+        return STATE_NAMES[self.state]
+
+    @property
+    def rolling(self):
+        """The dice are tumbling: nothing to judge for 1.5 s (a time to collect garbage)."""
+        return self.state == ROLLING
+
+    def in_game(self):
+        """True while a game runs (penalties count, presses are logged)."""
+        return self.state in (READY, TOUR, ROLLING, GRAB, CHECK)
+
+    def status(self, fields):
+        """The console's `state` answer: this game's part."""
+        m = self.match
+        box = self.box
+        fields["points"] = (dict((name(s), m.points[s]) for s in range(8) if m.joined[s])
+                            if m is not None else {})
+        fields["rounds"] = m.rounds_played if m is not None else 0
+        fields["campaign"] = ({"game": self.campaign.game,
+                               "wins": dict((name(s), self.campaign.wins[s]) for s in range(8)
+                                            if box.joined[s])}
+                              if self.campaign is not None else None)
+
+    def snapshot(self):
+        """The game between rounds, as save.py writes it."""
+        c = self.campaign
+        box = self.box
+        return {"v": 1, "board": box.board.name, "joined": list(box.joined),
+                "choice": self.choice, "in_play": list(self.in_play), "games": box.games,
+                "match": self.match.snapshot(),
+                "campaign": c.snapshot() if c is not None else None}
+
+    def _save(self):
+        if self.match is not None:
+            self.box.save(self.snapshot())
+
+    # -- inputs -----------------------------------------------------------
+    def on_answer(self, s, value):
+        """A plate placed: read at the grab (box.plate_at), nothing to do now."""
+
+    def on_gesture(self, s):
+        """ROLL held 300 ms, then station s's buzzer: a table penalty in a game."""
+        if self.in_game():
+            self._penalty(s)
+
+    def on_buzz(self, s, t_us):
+        box = self.box
+        st = self.state
+        m = self.match
+        now = box.now
+        if box.log.write is not None and self.in_game() and m.joined[s]:
+            box.log("press", {"p": name(s), "t_us": t_us})     # a player's press only
+        if st == MENU:
+            self.choice = (self.choice + 1) % len(CHOICES)
+            box.tunes.play(sound.MENU, now)
+            if box.animate:
+                self.render_dice()          # the dice of this choice
+        elif st == READY:
+            if m.marked == s:
+                if ticks.diff(now, self.scored_at) >= GUARD_MS:
+                    self._start_roll(t_us)
+                else:
+                    # a late slam right after scoring does not roll: say so
+                    box.tunes.play(sound.TOO_SOON, now)
+            elif m.marked < 0 and m.round_no == 0 and m.active[s]:
+                self.set_state(TOUR)
+                self.tour_pos = 0
+                self.next_frame = now
+        elif st == TOUR:
+            self.set_state(READY)
+        elif st == ROLLING or (st == GRAB and self._before_reveal(t_us)):
+            if m.active[s]:
+                self.false_starts += 1
+                box.log("false_start", {"p": name(s)})
+                if box.false_start_costs:
+                    self._penalty(s)
+                else:
+                    self._flash(s)
+                    box.tunes.play(sound.FALSE_START, now)
+        elif st == GRAB:
+            electronic = box.board.electronic
+            r = m.press(s, box.plate_at(s, t_us)) if electronic else m.press(s)
+            if r == M.GRAB:
+                self.grab_us[s] = t_us
+                box.tunes.play(sound.GRAB, now)
+                if box.log.write is not None:
+                    box.log("grab", {"p": name(s), "t_us": t_us,
+                                     "plate": m.locked[s] if electronic else None})
+            elif r == M.REFUSED:
+                box.log("refused", {"p": name(s), "points": m.points[s]})
+                self._flash(s)
+                box.tunes.play(sound.REFUSED, now)
+                self._after_loss()
+                self._save_loss()
+            self._after_grab()
+        elif st == CHECK:
+            if m.holder[s] and ticks.diff(t_us, self.grab_us[s]) < SLAM_US:
+                return                      # the grab's own slam, bouncing on: not an own-up
+            r = m.press(s)
+            if r == M.OWNED_UP or r == M.TAKEN_BACK:
+                box.log("own_up" if r == M.OWNED_UP else "take_back", {"p": name(s)})
+            if r == M.OWNED_UP:
+                box.tunes.play(sound.OWN_UP, now)
+            elif r == M.TAKEN_BACK:
+                box.tunes.play(sound.TAKE_BACK, now)
+
+    def _before_reveal(self, t_us):
+        """A press stamped before the faces were shown (it reaches the box a
+        debounce window after it happened). ticks_us differences only mean
+        something within half their 2**30 us period, so a press handled long
+        after the reveal is never compared: it is a grab."""
+        if ticks.diff(self.box.now, self.state_at) >= REVEAL_GRACE_MS:
+            return False
+        return ticks.diff(t_us, self.reveal_us) < 0
+
+    def _after_grab(self):
+        m = self.match
+        if self.state == GRAB and m.phase == M.CHECKING:
+            if self.box.board.electronic:
+                self._score()
+            else:
+                self.set_state(CHECK)
+
+    def on_roll(self, t_us):
+        st = self.state
+        if st == MENU:
+            self.campaign = None
+            if self.choice == CAMPAIGN:
+                from cheesebox.campaign import Campaign     # only for a campaign (heap)
+                self.campaign = Campaign(self.box.rng)
+            self._new_game(None)
+        elif st == READY or st == TOUR:
+            self._start_roll(t_us)
+        elif st == CHECK:
+            if ticks.diff(self.box.now, self.state_at) >= CHECK_MIN_MS:
+                self._score()
+            else:
+                self.end_check = True       # the count stays up 3 s first
+        elif st == GAMEOVER:
+            c = self.campaign
+            if c is not None and c.tiebreak:
+                self._end_campaign()
+            else:
+                self._new_game(None)
+        elif st == KING:
+            self.box.back_to_join()
+
+    def on_long_roll(self, t_us):
+        st = self.state
+        if st == GAMEOVER:
+            if self.campaign is not None:
+                self._end_campaign()
+            else:
+                self.box.back_to_join()
+        elif self.campaign is not None and self.in_game():
+            # the table abandons the campaign: no king, back to joining
+            self.box.back_to_join()
+        elif st != KING:
+            self.on_roll(t_us)
+
+    # -- the game ---------------------------------------------------------
+    def _new_game(self, stations):
+        box = self.box
+        if stations is None:
+            stations = box.players()
+        c = self.campaign
+        if c is not None:
+            self.in_play = c.next_game()
+        else:
+            self.in_play = dice_for_choice(self.choice)
+        self.match = M.Match(stations, box.board.electronic, box.false_start_costs, box.dials)
+        box.games += 1
+        self.shown_roll = False
+        self.scored_at = ticks.add(box.now, -LOSS_MS)
+        self.set_state(READY)
+        box.log("game", {"players": [name(s) for s in stations],
+                         "dice": [box.dice_names[d] for d in self.in_play],
+                         "campaign": c.game if c is not None else None})
+        self._save()
+
+    def _end_campaign(self):
+        c = self.campaign
+        box = self.box
+        pool = c.tiebreak if c.tiebreak else box.players()
+        leaders = c.leaders(pool)
+        if len(leaders) == 1:
+            c.king = leaders[0]
+            c.tiebreak = []
+            box.save(None)                  # the campaign is over: nothing to resume
+            self.set_state(KING)
+            box.tunes.play(sound.KING, box.now)
+        else:
+            c.tiebreak = leaders
+            self._new_game(leaders)
+
+    def _start_roll(self, t_us):
+        box = self.box
+        m = self.match
+        m.start_round()
+        if box.board.electronic:
+            box.plates_from(t_us)
+        box.log("roll", {"round": m.round_no})
+        self.shown_roll = False
+        self.set_state(ROLLING)
+        self.next_frame = box.now
+        box.tunes.play(sound.ROLL, box.now)
+
+    def _reveal(self):
+        box = self.box
+        # the faces are decided when they are shown, not when the roll starts
+        box.roller.roll(box.dice_faces, self.in_play, self.roll)
+        self.left = count_ids(memoryview(self.roll)[:len(self.in_play)])
+        self.match.reveal(self.left)
+        self.set_state(GRAB)
+        if box.log.write is not None:
+            box.log("faces", {"faces": [FACE_NAMES[self.roll[i]]
+                                        for i in range(len(self.in_play))], "left": self.left})
+        self.shown_roll = True
+        if box.animate:
+            self.render_dice()
+            box.display.flush(box.port)
+        self.reveal_us = box.port.ticks_us()
+        box.tunes.play(sound.REVEAL, box.now)
+
+    def _score(self):
+        box = self.box
+        m = self.match
+        res = m.finish_round()
+        self.scored_at = box.now
+        if box.log.write is not None:
+            box.log("score", {"round": m.round_no, "left": m.left,
+                              "result": ("scored", "replay", "gameover")[res],
+                              "lost": dict((name(s), m.lost[s]) for s in range(8) if m.lost[s]),
+                              "points": dict((name(s), m.points[s]) for s in range(8)
+                                             if m.joined[s]),
+                              "out": [name(s) for s in m.eliminated]})
+        if res == M.REPLAY:
+            box.tunes.play(sound.REPLAY, box.now)
+        elif m.phase == M.OVER:
+            self._game_over()
+            return
+        elif any(m.lost[s] >= 2 for s in range(8)) or m.eliminated:
+            box.tunes.play(sound.LOSS, box.now)
+        self.set_state(READY)
+        self._save()
+
+    def _penalty(self, s):
+        box = self.box
+        m = self.match
+        if m is None or not m.penalty(s):
+            return
+        self._flash(s)
+        box.tunes.play(sound.PENALTY, box.now)
+        box.log("penalty", {"p": name(s), "points": m.points[s]})
+        self._after_loss()
+        self._save_loss()
+        if self.state == GRAB:
+            self._after_grab()
+
+    def _save_loss(self):
+        """A point taken at once (penalty, refused grab) is saved at once: a
+        power cut or watchdog reset later in the round never gives it back.
+        (Game over saved or cleared the game already.)"""
+        if self.match.phase != M.OVER:
+            self._save()
+
+    def _after_loss(self):
+        if self.match.phase == M.OVER:
+            self._game_over()
+
+    def _game_over(self):
+        box = self.box
+        m = self.match
+        if self.campaign is not None:
+            self.campaign.record(m.winner)
+        box.log("winner", {"p": name(m.winner), "out": [name(s) for s in m.eliminated]})
+        if self.campaign is not None:
+            self._save()                    # the campaign goes on: keep its tally
+        else:
+            box.save(None)
+        self.set_state(GAMEOVER)
+        box.tunes.play(sound.WIN, box.now)
+
+    def _flash(self, s):
+        if not self.flash_on[s]:
+            self.flashing += 1
+        self.flash_on[s] = 1
+        self.flash_until[s] = ticks.add(self.box.now, FLASH_MS)
+
+    def set_state(self, st):
+        box = self.box
+        box.redraw = True
+        self.end_check = False
+        self.state = st
+        self.state_at = box.now
+        if box.animate:
+            self.render_dice()
+
+    # -- timers -----------------------------------------------------------
+    def timers(self, now):
+        st = self.state
+        animate = self.box.animate
+        if st == ROLLING:
+            if ticks.diff(now, self.state_at) >= ROLL_MS:
+                self._reveal()
+            elif animate and ticks.diff(now, self.next_frame) >= 0:
+                self._tumble()
+                self.next_frame = ticks.add(now, FRAME_MS)
+        elif st == TOUR:
+            if ticks.diff(now, self.next_frame) >= 0:
+                if self.tour_pos >= 6:
+                    self.set_state(READY)
+                else:
+                    self._tour_frame()
+                    self.tour_pos += 1
+                    self.next_frame = ticks.add(now, TOUR_MS)
+        elif st == CHECK:
+            since = ticks.diff(now, self.state_at)
+            if since >= CHECK_MS or (self.end_check and since >= CHECK_MIN_MS):
+                self._score()
+        if not self.flashing:
+            return
+        for s in range(8):
+            if self.flash_on[s] and ticks.diff(now, self.flash_until[s]) >= 0:
+                self.flashing -= 1
+                self.flash_on[s] = 0
+                self.box.redraw = True
+
+    def timer_wake(self, now):
+        """ms until a timer of the game is due; -1 for none."""
+        st = self.state
+        animate = self.box.animate
+        if st == ROLLING:
+            reveal = max(0, ROLL_MS - ticks.diff(now, self.state_at))
+            if animate:
+                return min(reveal, max(0, ticks.diff(self.next_frame, now)))
+            return reveal
+        if st == TOUR:
+            return max(0, ticks.diff(self.next_frame, now))
+        w = -1
+        if st == CHECK:
+            w = max(0, (CHECK_MIN_MS if self.end_check else CHECK_MS) - ticks.diff(now, self.state_at))
+        if not animate:
+            return w
+        if self._blinking(now):
+            b = BLINK_MS - ticks.diff(now, self.state_at) % BLINK_MS
+            if w < 0 or b < w:
+                w = b
+        if self.flashing:
+            for s in range(8):
+                if self.flash_on[s]:
+                    f = max(0, ticks.diff(self.flash_until[s], now))
+                    if w < 0 or f < w:
+                        w = f
+        return w
+
+    def _blinking(self, now):
+        st = self.state
+        if st == GAMEOVER or st == KING or st == CHECK:
+            return True
+        if st == READY:
+            m = self.match
+            if m is not None and (m.marked >= 0 or self.shown_roll):
+                return True
+            if ticks.diff(now, self.scored_at) < LOSS_MS:
+                return True
+        return False
+
+    # -- drawing ----------------------------------------------------------
+    def _tumble(self):
+        """A frame of tumbling faces. Its own pseudo-random numbers: drawing
+        must never use up the game's random source (rolls, tie-breaks)."""
+        d = self.box.display
+        x = self.tumble_seed
+        faces = self.box.dice_faces
+        for i in range(len(self.in_play)):
+            x = (x * 75 + 74) % 65537       # small LCG: stays a small int on a Pico
+            die = self.in_play[i]
+            d.die(die, FACE_NAMES[faces[die][x % 6]])
+        self.tumble_seed = x
+
+    def _tour_frame(self):
+        d = self.box.display
+        faces = self.box.dice_faces
+        for i in range(len(self.in_play)):
+            die = self.in_play[i]
+            d.die(die, FACE_NAMES[faces[die][self.tour_pos]])
+
+    def render_dice(self):
+        """The dice matrices for the current state (not the animations)."""
+        d = self.box.display
+        st = self.state
+        if st == MENU:
+            if self.choice == CAMPAIGN:
+                for i in range(N_DICE):
+                    d.die(i, "crown")
+            else:
+                k = 3 + self.choice
+                for i in range(N_DICE):
+                    d.die(i, MENU_ICONS[i] if i < k else "blank")
+        elif st == GAMEOVER or st == KING:
+            for i in range(N_DICE):
+                d.die(i, "crown")
+        else:
+            self._draw_roll(True)
+
+    def _draw_roll(self, faces):
+        d = self.box.display
+        used = 0
+        for i in range(len(self.in_play)):
+            die = self.in_play[i]
+            used |= 1 << die
+            if not self.shown_roll:
+                d.die(die, "question")
+            elif faces:
+                d.die(die, FACE_NAMES[self.roll[i]])
+            else:
+                d.die(die, DIGITS[self.left if self.left < 7 else 7])
+        for die in range(N_DICE):
+            if not (used >> die) & 1:
+                d.die(die, "blank")
+
+    def look(self, now):
+        """What the tracks show by time alone (blink phase, loss blink): the
+        box redraws them when this changes or it was told to (box.redraw).
+        Also turns the dice between the faces and the count after a round."""
+        st = self.state
+        if (st == CHECK or st == READY) and self.shown_roll:
+            # after a round: the faces, then the true count
+            phase = ticks.diff(now, self.state_at) % (FACES_MS + COUNT_MS)
+            self._draw_roll(phase < FACES_MS)
+        blink = (ticks.diff(now, self.state_at) // BLINK_MS) % 2 == 0
+        loss_blink = st == READY and ticks.diff(now, self.scored_at) < LOSS_MS
+        return (2 if loss_blink else 0) + (1 if blink else 0)
+
+    def draw_tracks(self, now, look):
+        box = self.box
+        d = box.display
+        st = self.state
+        blink = look & 1
+        loss_blink = look & 2
+        m = self.match
+        for s in range(box.n):
+            c = self.campaign
+            if m is None:
+                d.score(s, 7 if box.joined[s] else 0, STATION[s])
+                d.wheel(s, OFF)
+                continue
+            if c is not None and (st == GAMEOVER or st == KING) and box.joined[s]:
+                # between campaign games: each track shows that player's game
+                # wins in their colour; the game's winner (the king) blinks
+                won = c.king == s if st == KING else m.winner == s
+                w = c.wins[s] if c.wins[s] < 7 else 7
+                d.score(s, w if blink or not won else 0, STATION[s])
+                d.wheel(s, WHEEL if won else OFF)
+                continue
+            if not m.joined[s]:
+                d.score(s, 0, OFF)
+                d.wheel(s, OFF)
+                continue
+            if not m.active[s]:
+                d.score(s, 1, OUT)
+                d.wheel(s, OFF)
+                continue
+            p = m.points[s]
+            colour = SCORE_LOW if p < 4 else SCORE
+            if st == GAMEOVER or st == KING:
+                won = m.winner == s
+                d.score(s, 7 if won and blink else p, STATION[s] if won else colour)
+                d.wheel(s, WHEEL if won else OFF)
+                continue
+            if loss_blink and m.lost[s]:
+                # blink the points just lost
+                d.score(s, p, colour, m.lost[s], BAD if blink else OFF)
+            elif st == CHECK and m.owned[s]:
+                # owned up: the points at stake blink red, with the wheel LED
+                take = 2 if p > 2 else p
+                d.score(s, p - take, colour, take, BAD if blink else OFF)
+            else:
+                d.score(s, p, colour)
+            if self.flash_on[s]:
+                w = BAD
+            elif m.holder[s] and st in (GRAB, CHECK):
+                w = BAD if (st == CHECK and m.owned[s] and blink) else WHEEL
+            elif st == READY and m.marked == s:
+                # steady while their buzzer cannot roll yet (1 s), then blinking
+                w = MARK if blink or ticks.diff(now, self.scored_at) < GUARD_MS else OFF
+            elif st == CHECK and not m.holder[s]:
+                w = BAD
+            else:
+                w = OFF
+            d.wheel(s, w)
