@@ -23,6 +23,11 @@ STATION = ((255, 0, 0), (0, 90, 255), (0, 200, 0), (255, 200, 0),
            (180, 0, 255), (0, 220, 220), (255, 100, 160), (255, 120, 0))
 
 
+def wire_index(layout, x, y):
+    """Pixel number of column x, row y on a matrix wired in `layout`."""
+    return y * 8 + (x if (layout == "rows" or y % 2 == 0) else 7 - x)
+
+
 def bake(rows, layout, index):
     """64 palette indices of an 8x8 icon, in the matrix's wiring order.
 
@@ -32,8 +37,7 @@ def bake(rows, layout, index):
     for y in range(8):
         row = rows[y]
         for x in range(8):
-            col = x if (layout == "rows" or y % 2 == 0) else 7 - x
-            out[y * 8 + col] = index[row[x]]     # rows are bytes: row[x] is an int
+            out[wire_index(layout, x, y)] = index[row[x]]     # rows are bytes: row[x] is an int
     return bytes(out)
 
 
@@ -97,6 +101,30 @@ class Display:
             view[j + 2] = pal[k + 2]
             j += 3
         ci, start, _ = self.board.dice[d]
+        self._changed(ci, start * 3, (start + MATRIX_PIXELS) * 3)
+
+    def pattern(self, d, rows, rgb, key):
+        """Die d shows an 8x8 one-colour pattern (rows: 8 bytes, bit 7 = left
+        column; font.py) in rgb, the rest off. `key` names what is shown: no
+        work if the die shows it already."""
+        if self.shown[d] == key:
+            return
+        self.shown[d] = key
+        view = self.views[d]
+        ci, start, layout = self.board.dice[d]
+        r, g, b = rgb
+        for y in range(8):
+            row = rows[y]
+            for x in range(8):
+                j = wire_index(layout, x, y) * 3
+                if (row >> (7 - x)) & 1:
+                    view[j] = r
+                    view[j + 1] = g
+                    view[j + 2] = b
+                else:
+                    view[j] = 0
+                    view[j + 1] = 0
+                    view[j + 2] = 0
         self._changed(ci, start * 3, (start + MATRIX_PIXELS) * 3)
 
     def _changed(self, ci, lo, hi):

@@ -1,0 +1,30 @@
+"""A 3x5 font for numbers on an 8x8 die (two digits side by side), for games
+that show amounts (prices, money) rather than icons.
+
+rows_for(text, out) writes the 8 rows of a pattern (bit 7 = left column)
+into the bytearray `out`; Display.pattern() draws it in one colour.
+"""
+
+# each glyph: 5 rows of 3 bits (bit 2 = left)
+GLYPHS = {
+    "0": (7, 5, 5, 5, 7), "1": (2, 6, 2, 2, 7), "2": (7, 1, 7, 4, 7), "3": (7, 1, 3, 1, 7),
+    "4": (5, 5, 7, 1, 1), "5": (7, 4, 7, 1, 7), "6": (7, 4, 7, 5, 7), "7": (7, 1, 2, 2, 2),
+    "8": (7, 5, 7, 5, 7), "9": (7, 5, 7, 1, 7), "P": (6, 5, 6, 4, 4), "-": (0, 0, 7, 0, 0),
+    "+": (0, 2, 7, 2, 0), " ": (0, 0, 0, 0, 0),
+}
+TOP = 1         # first row of the glyphs (rows 1-5; row 7 is left for a bar)
+
+
+def rows_for(text, out):
+    """Up to two glyphs, centred: one at columns 2-4, two at 0-2 and 4-6."""
+    for y in range(8):
+        out[y] = 0
+    if len(text) == 1:
+        shifts = (3,)
+    else:
+        shifts = (5, 1)
+    for i in range(min(2, len(text))):
+        g = GLYPHS.get(text[i], GLYPHS[" "])
+        for y in range(5):
+            out[TOP + y] |= g[y] << shifts[i]
+    return out
