@@ -89,7 +89,7 @@ def main(argv):
             del sys.modules[modname]
         except KeyError:
             pass
-        mod = None
+        mod = fn = None
         gc.collect()
 
     print("%d passed, %d failed" % (passed, failed))
