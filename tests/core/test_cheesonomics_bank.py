@@ -398,6 +398,21 @@ def test_a_corrupt_save_is_refused_with_a_reason():
     assert "advanced variant" in _corrupt(basic, "forbid", [TROWEL] + [NONE] * (n - 1))
 
 
+def test_no_corrupt_field_gets_past_restore_or_crashes_it():
+    for snap in (_played().snapshot(), _played(6, 3, False, 300).snapshot()):
+        n = snap["n"]
+        for key in snap:
+            for bad in (None, -1, "1", [], [None] * n, [-1] * n, [300] * (5 * n), 10 ** 6, {}, [[]] * 5):
+                d = json.loads(json.dumps(snap))
+                d[key] = bad
+                try:
+                    b = restore(cards(), d)
+                except ValueError as e:
+                    assert str(e).startswith("save: "), e
+                else:                            # harmless only if it changed nothing
+                    assert b.snapshot() == snap, (key, bad)
+
+
 def test_a_finished_game_is_checked_too():
     b = _played(6, 3, False, 300)
     assert b.over
