@@ -17,12 +17,10 @@ except ImportError:  # CPython: the simulator and host tools
         return x
 
 from cheesebox.rand import randbelow  # noqa: F401  (the one unbiased draw, for bot and driver too)
-from cheesebox.rand import shuffle as _shuffle
 from cheesonomics.cardfile import NONE
+from cheesonomics.scoring import MARKET, REMOVED, RuleError, Turns, kinds_of, shuffle  # noqa: F401  (ours to import)
 
 HAND = const(5)
-MARKET = const(15)
-REMOVED = (0, 0, 60, 40, 20, 0)        # milk-cheese cards removed, by player count
 PRIVATE = (0, 0, 5, 3, 2, 2)           # advanced: market cards dealt to each player
 
 # where a card is (census): deck, removed, hand/table/sold of player p, gone
@@ -32,15 +30,6 @@ GONE = const(2)         # unsold cheese, removed after the final count
 HAND0 = const(10)       # + player
 TABLE0 = const(20)
 SOLD0 = const(30)
-
-
-class RuleError(ValueError):
-    pass
-
-
-def shuffle(rng, seq):
-    """The whole list, in place (the box's Fisher-Yates, cheesebox/rand.py)."""
-    _shuffle(rng, seq, 0, len(seq))
 
 
 def animal(c):
@@ -58,17 +47,12 @@ def is_type(c, t):
     return (c // 4) % 5 == t - 5
 
 
-class Game:
-    """One game of 2..5 players; seat 0 sits first clockwise after the dealer."""
+class Game(Turns):
+    """One game of 2..5 players; seat 0 sits first clockwise after the dealer.
+    The market, turn order and final bonuses: scoring.Turns."""
 
     def __init__(self, cards, players, rng, advanced=False, first=-1):
-        if players < 2 or players > 5:
-            raise RuleError("Cheesonomics is for 2 to 5 players, not %d" % players)
-        self.cards = cards
-        self.n = players
-        self.advanced = advanced
-        deck = bytearray(range(100))
-        shuffle(rng, deck)
+        deck, rest = self._setup(cards, players, rng, advanced, first)
         r = REMOVED[players]
         self.removed = bytearray(deck[:r])
         self.hands = []
@@ -81,13 +65,6 @@ class Game:
         self.table = [[] for _ in range(players)]   # produced cheese, face up
         self.sold = [[] for _ in range(players)]    # sold cheese, face down
         self.gone = []
-        order = bytearray(range(25))
-        shuffle(rng, order)
-        self.mk = bytearray(order[:MARKET])          # market card at each position
-        self.side = bytearray(MARKET)                # which side is up
-        for i in range(MARKET):
-            self.side[i] = rng.getrandbits(1)
-        rest = order[MARKET:]
         self.own = [[] for _ in range(players)]     # advanced: private market cards
         self.reserve = []
         self.out_market = b""
@@ -98,18 +75,6 @@ class Game:
             self.reserve = list(rest[players * k:])
         else:
             self.out_market = bytes(rest)
-        self.money = [0] * players
-        self.income = [0] * players         # money from sales
-        self.bonus = [0] * players          # money from the final bonuses
-        self.unsold_bonus = [0] * players
-        self.top_bonus = [None] * 5  # type: list  # per animal: (amount, [players]) or None
-        self.knife = bytearray(b"\xff" * players)   # type each knife locks, NONE if on no sector
-        self.forbid = bytearray(b"\xff" * players)  # mark each player forbids (advanced)
-        self.turns = [0] * players
-        self.first = randbelow(rng, players) if first < 0 else first
-        self.cur = self.first
-        self.over = False
-        self.winners = []
 
     # -- what the table sees ---------------------------------------------
     def deck_count(self):
@@ -118,25 +83,6 @@ class Game:
     def final_turns(self):
         """True once the deck has run out: the round is being finished."""
         return self.top >= len(self.deck)
-
-    def signs(self, pos):
-        m = self.mk[pos]
-        return self.cards.sides[2 * m + self.side[pos]]
-
-    def price(self, country):
-        """Money for one piece sold to `country`: the sum of its signs on the market."""
-        s = 0
-        for i in range(MARKET):
-            if self.cards.country[self.mk[i]] == country:
-                s += self.signs(i)
-        return s
-
-    def locked_by(self, t, p):
-        """The player whose knife keeps p from naming type t, or -1."""
-        for q in range(self.n):
-            if q != p and self.knife[q] == t:
-                return q
-        return -1
 
     def forbidden(self, p):
         """Marks p may not take this turn (forbidden by other players)."""
@@ -176,22 +122,13 @@ class Game:
         return k
 
     # -- actions ----------------------------------------------------------
-    def _check_playing(self):
-        if self.over:
-            raise RuleError("the game is over")
-
     def collect(self, t, gives, returns):
         """Collecting milk: name type t; gives[q] is the card q passes (None
         only when q has nothing p may take); returns[q] the card p passes
         back to q. p's knife then locks t until p's next turn."""
-        self._check_playing()
+        self._check_collect(t)
         p = self.cur
         n = self.n
-        if t < 0 or t > 9:
-            raise RuleError("no milk type %r" % t)
-        q = self.locked_by(t, p)
-        if q >= 0:
-            raise RuleError("%s is locked by player %d's knife" % (self.type_name(t), q + 1))
         if len(gives) != n or len(returns) != n:
             raise RuleError("one card from and to each player")
         got = []
@@ -235,9 +172,8 @@ class Game:
     def produce(self, t, cards):
         """Producing cheese: lay cards of type t face up, then draw to 5."""
         self._check_playing()
+        self._check_type(t)
         p = self.cur
-        if t < 0 or t > 9:
-            raise RuleError("no milk type %r" % t)
         if not cards:
             raise RuleError("produce at least one card")
         h = self.hands[p]
@@ -311,9 +247,7 @@ class Game:
             self.own[p].append(taken)
             self.mk[swap] = replace[2]
             self.side[swap] = replace[3]
-        for i in range(MARKET):
-            if i != swap and self.cards.country[self.mk[i]] == country:
-                self.side[i] ^= 1
+        self.turn_over(country, swap)
         self._end_turn()
 
     def _check_extras(self, p, country, cards, action, replace):
@@ -357,59 +291,25 @@ class Game:
                 raise RuleError("lay it with side 0 or 1 up")
         return own
 
-    def pass_turn(self):
-        """A final turn may be left out (the rulebook: players 'may' take it)."""
-        self._check_playing()
-        if not self.final_turns():
-            raise RuleError("only a final turn may be passed")
-        self._end_turn()
-
-    # -- turn order and the end ----------------------------------------------
-    def _end_turn(self):
-        p = self.cur
-        self.turns[p] += 1
-        nxt = (p + 1) % self.n
-        if self.final_turns() and nxt == self.first:
-            self._finish()
-            return
-        self.cur = nxt
-        # the next player takes the knife back: their lock (and forbid) ends
-        self.knife[nxt] = NONE
-        self.forbid[nxt] = NONE
-
+    # -- the end ------------------------------------------------------------
     def _finish(self):
-        self.over = True
-        n = self.n
-        for p in range(n):
-            k = len(self.table[p])
-            self.unsold_bonus[p] = k
-            self.bonus[p] += k
-            self.money[p] += k
+        unsold = [len(t) for t in self.table]
+        for p in range(self.n):
             self.gone.extend(self.table[p])
             self.table[p] = []
-        kinds = [self.kinds(p) for p in range(n)]
-        for a in range(5):
-            counts = [self.sold_count(p, a) for p in range(n)]
-            best = max(counts)
-            if best == 0:
-                continue
-            tied = [p for p in range(n) if counts[p] == best]
-            most = max(kinds[p] for p in tied)
-            won = [p for p in tied if kinds[p] == most]
-            self.top_bonus[a] = (best, won)
-            for p in won:
-                self.bonus[p] += best
-                self.money[p] += best
-        top = max(self.money)
-        self.winners = [p for p in range(n) if self.money[p] == top]
+        self._award(unsold, self.sold_counts())
+
+    def sold_counts(self):
+        """bytearray(5 * n): pieces of animal a player p sold at [p * 5 + a]."""
+        k = bytearray(5 * self.n)
+        for p in range(self.n):
+            for c in self.sold[p]:
+                k[p * 5 + c // 20] += 1
+        return k
 
     def kinds(self, p):
         """How many different types of cheese p has sold (the bonus tie-break)."""
-        k = 0
-        for a in range(5):
-            if self.sold_count(p, a):
-                k += 1
-        return k
+        return kinds_of(self.sold_counts(), p)
 
     # -- checks and names ----------------------------------------------------
     def census(self):
@@ -450,13 +350,6 @@ class Game:
         for m in range(25):
             if seen[m] != 1:
                 raise RuleError("market card %d is in %d places" % (m, seen[m]))
-
-    def type_name(self, t):
-        if 0 <= t < 5:
-            return self.cards.animals[t]
-        if 5 <= t < 10:
-            return self.cards.places[t - 5]
-        return "?"
 
     def card_name(self, c):
         if type(c) is not int or c < 0 or c > 99:
