@@ -8,6 +8,7 @@ PRESS_MS = 60      # how long a finger holds a button for a clean press
 GAP_MS = 40        # and the pause before the next command
 PLACE_MS = 20      # a plate placed: the finger reaches the buzzer 20 ms later
 PENALTY_LEAD_MS = 400   # ROLL held this long before the buzzer (the box needs 300)
+LONG_PRESS_MS = 2500    # a long ROLL press (the box needs 2000)
 
 
 def steps(port, box, t_us):

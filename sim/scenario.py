@@ -12,6 +12,7 @@ from cheesebox.dice import CHOICES
 from cheesebox.events import EventLog
 from cheesebox.save import Store
 from sim import drive
+from sim.cheesonomics import boxscript
 from sim.drive import GAP_MS, PRESS_MS
 from sim.rng import SeededRandom
 from sim.simfs import SimFS
@@ -151,6 +152,8 @@ class Sim:
             if box.game.shown_roll:
                 out["last_roll"] = [F.NAMES[box.game.roll[i]] for i in range(len(box.game.in_play))]
                 out["cheese_left"] = box.game.left
+        if box.game is not None and box.module.NAME == "cheesonomics":
+            out["cheesonomics"] = boxscript.result(box)
         c = g.campaign if g is not None else None
         if c is not None:
             out["campaign"] = {"game": c.game,
@@ -324,6 +327,11 @@ def run_line(sim, line, lineno):
         sim.hang(_int(args[0], lineno, 0, 10 ** 7, "hang"))
     elif cmd == "serial":
         sim.box.command(text.split(None, 1)[1] if len(words) > 1 else "")
+    elif cmd in boxscript.COMMANDS:
+        try:
+            boxscript.run(sim, cmd, args, lambda tok: _player(tok, lineno, n))
+        except boxscript.ScriptError as e:
+            raise ScenarioError("line %d: %s" % (lineno, e))
     else:
         raise ScenarioError("line %d: unknown command %r" % (lineno, words[0]))
 

@@ -45,7 +45,7 @@ TUNES = dict((id(v), k.lower().replace("_", " ")) for k, v in vars(sound).items(
              if k.isupper() and isinstance(v, tuple))
 
 HINTS = {
-    "join": "buzzers join and leave; ROLL starts (2 players or more)",
+    "join": "buzzers join and leave; ROLL starts (2 players or more); L (hold ROLL): the other game",
     "menu": "any buzzer: next dice choice; ROLL confirms",
     "ready": "ROLL rolls",
     "tour": "a buzzer stops the tour; ROLL rolls",
@@ -55,6 +55,8 @@ HINTS = {
     "gameover": "ROLL: new game, same players; L (hold ROLL): back to joining",
     "king": "ROLL: back to joining",
     "resume": "ROLL: resume the saved game; L (hold ROLL): a new game",
+    "variant": "any buzzer: basic (die 6: -) or advanced (+); ROLL starts",
+    "final": "ROLL: another game, same players; L (hold ROLL): back to joining",
 }
 COMPACT_W = 112     # narrower (or lower) than this: help below the box, no borders
 COMPACT_H = 30
@@ -81,6 +83,12 @@ def hint(sim):
             text = "turn your dial (%s-%s, 0-7), then grab with your buzzer!" % (PLATE_KEYS[0], PLATE_KEYS[n - 1])
         else:
             text = "press your plate key (%s-%s, 0-7), then grab with your buzzer!" % (PLATE_KEYS[0], PLATE_KEYS[n - 1])
+    elif state == "turn":
+        g = box.game
+        s = g.active()
+        keys = "turn your dial" if box.dials else "press a plate key (%s-%s)" % (PLATE_KEYS[0], PLATE_KEYS[n - 1])
+        text = "P%d, %s: %s, then your buzzer; ROLL: back a step; other buzzers: their money" % (
+            s + 1, g.step_name(), keys)
     else:
         text = HINTS.get(state, "")
     if m is not None and box.game.campaign is not None and state in ("ready", "gameover"):
@@ -168,7 +176,10 @@ class BoxView:
         lines = [Text() for _ in range(5)]
         for d in range(first, first + 3):
             gap = "  " if d > first else ""
-            name = "%d %s" % (d + 1, box.dice_names[d])
+            label = box.dice_names[d]
+            if box.game is not None and box.module.NAME == "cheesonomics":
+                label = box.game.cards.countries[d] if d < 5 else "turn, money"
+            name = "%d %s" % (d + 1, label)
             name = name.ljust(16) if len(name) <= 16 else name[:15] + "\u2026"
             playing = match_of(box) is not None and d in box.game.in_play
             lines[0].append(gap + name, style="bold" if playing else "dim")
@@ -207,6 +218,7 @@ class BoxView:
         if r["state"] == "join":
             who = ["P%d" % (s + 1) for s in range(sim.board.stations) if box.joined[s]]
             head.append(Text("joined " + (" ".join(who) if who else "nobody yet")))
+            head.append(Text("game " + box.module.NAME))
         if r["state"] == "menu":
             head.append(Text("choice " + CHOICES[box.game.choice]))
         lines = [head]
@@ -228,6 +240,16 @@ class BoxView:
             if c is not None:
                 lines.append([Text("wins " + " ".join("%s %d" % kv for kv in c["wins"].items()))]
                              + ([Text("king " + c["king"], style="bold yellow")] if c["king"] else []))
+        c = r.get("cheesonomics")
+        if c is not None:
+            head.append(Text(c["variant"]))
+            if "money" in c:
+                head.append(Text("game %d" % r["games"]))
+                if c["turn"]:
+                    head.append(Text("turn " + c["turn"]))
+                head.append(Text("deck %d" % c["deck"]))
+                lines.append([Text("%s %d" % kv, style="bold green" if kv[0] in c["winners"] else "")
+                              for kv in c["money"].items()])
         head.append(Text("t %.1f s" % (sim.elapsed_ms() / 1000.0), style="dim"))
         return [Text(" \u00b7 ").join(parts) for parts in lines]
 

@@ -28,7 +28,7 @@ from cheesebox.display import OFF, STATION
 from cheesebox.events import name
 from cheesebox.font import rows_for
 from cheesonomics.cardfile import NONE
-from cheesonomics.engine import RuleError
+from cheesonomics.scoring import RuleError
 
 NAME = "cheesonomics"
 MIN_PLAYERS = const(2)
@@ -193,6 +193,11 @@ class Companion:
         return {"v": 1, "board": self.box.board.name, "joined": list(self.box.joined),
                 "stations": list(self.stations), "bank": self.bank.snapshot()}
 
+    def step_name(self):
+        """What the active player enters now, in words (the simulator's hint)."""
+        st = self._step()
+        return "%s %d-%d" % (STEP_NAMES[st], LOW[st], HIGH[st])
+
     def seat(self, s):
         """The seat playing at station s, or -1."""
         for p in range(len(self.stations)):
@@ -333,6 +338,8 @@ class Companion:
     def _refuse(self, s, why):
         box = self.box
         self.k = 0
+        for p in range(len(self.stations)):     # the rules count seats; the table, stations
+            why = why.replace("player %d" % (p + 1), name(self.stations[p]))
         box.log("not_allowed", {"p": name(s), "why": why})
         box.tunes.play(sound.REFUSED, box.now)
 

@@ -1,0 +1,134 @@
+"""Scenario commands for Cheesonomics on the box (companion mode).
+
+They press what a table presses: a long ROLL at joining to pick the game,
+buzzers for the variant, and at the active station a key (or the dial) then
+the buzzer, one value a step (firmware/cheesonomics/companion.py). Names are
+the card list's (cards.json): `sell P2 goat Italy 2`.
+"""
+from cheesebox.games import GAMES
+from sim.drive import LONG_PRESS_MS
+
+COMMANDS = ("game", "variant", "enter", "collect", "produce", "sell", "pass")
+
+
+class ScriptError(Exception):
+    pass
+
+
+def _cards():
+    from cheesonomics.cardfile import load
+    return load()
+
+
+def _index(names, word, what):
+    for i in range(len(names)):
+        if names[i].lower() == word.lower():
+            return i + 1
+    if word.isdigit() and 1 <= int(word) <= len(names):
+        return int(word)
+    raise ScriptError("%s must be one of %s (or 1-%d), got %r"
+                      % (what, ", ".join(names), len(names), word))
+
+
+def _enter(sim, s, values):
+    for v in values:
+        sim.place(s, v)
+        sim.press(s)
+
+
+def run(sim, cmd, args, player):
+    """One command; `player(tok)` turns "P2" into station 1 (ScriptError-free
+    checks are the caller's)."""
+    box = sim.box
+    if cmd == "game":
+        want = " ".join(args).lower()
+        if want not in [g[0] for g in GAMES]:
+            raise ScriptError("game must be one of %s, got %r" % (", ".join(g[0] for g in GAMES), want))
+        if box.state_name() != "join":
+            raise ScriptError("game: the box is not at the joining screen (state %s)" % box.state_name())
+        for _ in range(len(GAMES)):
+            if box.module.NAME == want:
+                return
+            sim.press(8, hold_ms=LONG_PRESS_MS)
+        raise ScriptError("game: %s was never offered" % want)
+    if box.module.NAME != "cheesonomics" or box.game is None:
+        raise ScriptError("%s: no Cheesonomics game on the box (state %s)" % (cmd, box.state_name()))
+    g = box.game
+    if cmd == "variant":
+        if len(args) != 1 or args[0] not in ("basic", "advanced"):
+            raise ScriptError("usage: variant basic|advanced")
+        if g.state_name() != "variant":
+            raise ScriptError("variant: the box is not choosing the variant (state %s)" % g.state_name())
+        if g.advanced != (args[0] == "advanced"):
+            sim.press(g.stations[0])
+        sim.press(8)
+        return
+    if not args:
+        raise ScriptError("usage: %s Pn ..." % cmd)
+    s = player(args[0])
+    rest = args[1:]
+    if cmd == "enter":
+        try:
+            values = [int(v) for v in rest]
+        except ValueError:
+            raise ScriptError("usage: enter Pn VALUE ... (0-7)")
+        if not values or any(not 0 <= v <= 7 for v in values):
+            raise ScriptError("usage: enter Pn VALUE ... (0-7)")
+        _enter(sim, s, values)
+        return
+    c = _cards()
+    if cmd == "pass":
+        _enter(sim, s, [0])
+    elif cmd == "produce":
+        if len(rest) != 1 or not rest[0].isdigit():
+            raise ScriptError("usage: produce Pn CARDS")
+        _enter(sim, s, [2, int(rest[0])])
+    elif cmd == "collect":
+        if len(rest) != 1:
+            raise ScriptError("usage: collect Pn ANIMAL|PLACE (e.g. collect P1 goat, collect P1 red)")
+        w = rest[0].lower()
+        if w in [a.lower() for a in c.animals]:
+            _enter(sim, s, [1, 1, _index(c.animals, w, "animal")])
+        else:
+            _enter(sim, s, [1, 2, _index(c.places, w, "a milk type (animal or place)")])
+    elif cmd == "sell":
+        if len(rest) < 3:
+            raise ScriptError("usage: sell Pn ANIMAL COUNTRY PIECES [forbid MARK] [exchange K COUNTRY N SIDE]")
+        values = [3, _index(c.animals, rest[0], "animal"), _index(c.countries, rest[1], "country")]
+        if not rest[2].isdigit():
+            raise ScriptError("sell: pieces must be 1-3, got %r" % rest[2])
+        values.append(int(rest[2]))
+        extra = rest[3:]
+        if g.advanced:
+            mark = 0
+            swap = [0]
+            while extra:
+                if extra[0] == "forbid" and len(extra) >= 2:
+                    mark = _index(c.marks, extra[1], "mark")
+                    extra = extra[2:]
+                elif extra[0] == "exchange" and len(extra) >= 5:
+                    swap = [int(extra[1]), _index(c.countries, extra[2], "country"), int(extra[3]),
+                            int(extra[4])]
+                    extra = extra[5:]
+                else:
+                    raise ScriptError("sell: after the pieces: forbid MARK, exchange K COUNTRY N SIDE")
+            values += [mark] + swap
+        elif extra:
+            raise ScriptError("sell: forbid and exchange are for the advanced variant")
+        _enter(sim, s, values)
+
+
+def result(box):
+    """The --json view of a Cheesonomics game on the box."""
+    g = box.game
+    b = g.bank
+    out = {"variant": "advanced" if g.advanced else "basic"}
+    if b is not None:
+        out["money"] = dict(("P%d" % (g.stations[p] + 1), b.money[p]) for p in range(b.n))
+        out["turns"] = dict(("P%d" % (g.stations[p] + 1), b.turns[p]) for p in range(b.n))
+        out["deck"] = b.deck
+        out["prices"] = [b.price(x) for x in range(5)]
+        out["turn"] = "P%d" % (g.stations[b.cur] + 1) if not b.over else None
+        out["over"] = b.over
+        out["winners"] = ["P%d" % (g.stations[p] + 1) for p in b.winners]
+    return out
