@@ -70,6 +70,10 @@ def _points(v):
                                        for k, n in v.items())
 
 
+def _money(v):
+    return isinstance(v, dict) and all(_player(k) and _count(n) for k, n in v.items())
+
+
 def _strs(v):
     return isinstance(v, list) and all(isinstance(x, str) for x in v)
 
@@ -108,6 +112,14 @@ EVENTS = {
     "resume": {"round": _count, "points": _points},
     "discard": {},
     "pick": {"game": lambda v: isinstance(v, str)},
+    # Cheesonomics on the box (docs/cheesonomics-box.md)
+    "market": {"players": _players, "variant": lambda v: v in ("basic", "advanced"), "first": _player,
+               "prices": lambda v: isinstance(v, list) and len(v) == 5 and all(_count(x) for x in v),
+               "deck": _count},
+    "action": {"p": _player, "act": lambda v: v in ("collect", "produce", "sell", "pass"),
+               "money": _count, "deck": _count},
+    "not_allowed": {"p": _player, "why": lambda v: isinstance(v, str)},
+    "final": {"money": _money, "bonus": _money, "winners": _players},
     "error": {"what": lambda v: isinstance(v, str)},
     "state": {"state": lambda v: isinstance(v, str), "points": _points, "rounds": _count,
               "stuck": lambda v: isinstance(v, list) and all(_input(x) for x in v)},

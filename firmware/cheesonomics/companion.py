@@ -71,7 +71,7 @@ DIM = (60, 60, 60)
 NO_VALUE = const(255)
 BLINK_MS = const(250)
 MONEY_MS = const(3000)          # money on demand stays up this long
-CYCLE_MS = const(1200)          # the final screen turns between names and money
+CYCLE_MS = const(2000)          # the final screen shows each player this long
 COIN = b"\x3c\x7e\xff\xff\xff\xff\x7e\x3c"
 
 
@@ -432,13 +432,13 @@ class Companion:
                 self.render_dice()
 
     def timer_wake(self, now):
-        if not self.box.animate:
-            return -1                       # nothing of the game waits on time
-        w = BLINK_MS - ticks.diff(now, self.state_at) % BLINK_MS
+        w = -1
         if self.money_s >= 0:
-            m = max(0, ticks.diff(self.money_until, now))
-            if m < w:
-                w = m
+            w = max(0, ticks.diff(self.money_until, now))
+        if self.box.animate:
+            b = BLINK_MS - ticks.diff(now, self.state_at) % BLINK_MS
+            if w < 0 or b < w:
+                w = b
         return w
 
     # -- drawing ----------------------------------------------------------
@@ -448,12 +448,12 @@ class Companion:
         blink = (since // BLINK_MS) % 2
         page = 0
         if self.state == FINAL:
-            page = (since // CYCLE_MS) % 2
+            page = (since // CYCLE_MS) % self.bank.n
         elif self.state == TURN and self._step() == COUNTRY:
             self._draw_prices(blink)
         if self.state == FINAL:
             self._draw_final(page)
-        return blink + 2 * page
+        return blink + 2 * page     # page < 5
 
     def render_dice(self):
         d = self.box.display
@@ -473,11 +473,7 @@ class Companion:
             return
         self._draw_prices(0)
         if self.money_s >= 0:
-            s = self.money_s
-            m = self.bank.money[self.seat(s)]
-            text = "%4d" % (m if m < 10000 else 9999)
-            d.pattern(4, rows_for(text[:2], rows), STATION[s], "m" + text[:2] + str(s))
-            d.pattern(5, rows_for(text[2:], rows), STATION[s], "m" + text[2:] + str(s))
+            self._money(4, self.bank.money[self.seat(self.money_s)], self.money_s)
             return
         s = self.active()
         d.pattern(5, rows_for("P%d" % (s + 1), rows), STATION[s], "P%d" % s)
@@ -500,21 +496,24 @@ class Companion:
                 d.pattern(c, rows_for(str(price), rows), COUNTRY_RGB[c], "p%d.%d" % (c, price))
 
     def _draw_final(self, page):
-        """Each player's die: their name, then their money; winners' tracks blink."""
+        """One player a page, in turn order: die 1 who, dice 2-3 their money,
+        die 6 a crown for a winner. Winners' tracks blink meanwhile."""
         d = self.box.display
         b = self.bank
-        rows = self.rows
-        for i in range(6):
-            if i >= b.n:
-                d.die(i, "blank")
-                continue
-            s = self.stations[i]
-            if page == 0:
-                d.pattern(i, rows_for("P%d" % (s + 1), rows), STATION[s], "P%d" % s)
-            else:
-                m = b.money[i]
-                text = str(m) if m < 100 else "99"
-                d.pattern(i, rows_for(text, rows), STATION[s], "f%d.%s" % (s, text))
+        p = page % b.n
+        s = self.stations[p]
+        d.pattern(0, rows_for("P%d" % (s + 1), self.rows), STATION[s], "P%d" % s)
+        self._money(1, b.money[p], s)
+        d.die(3, "blank")
+        d.die(4, "blank")
+        d.die(5, "crown" if p in b.winners else "blank")
+
+    def _money(self, die, m, s):
+        """Money m (0-9999) on dice `die` and `die` + 1, in station s's colour."""
+        d = self.box.display
+        text = "%4d" % (m if m < 10000 else 9999)
+        d.pattern(die, rows_for(text[:2], self.rows), STATION[s], "m%s%d" % (text[:2], s))
+        d.pattern(die + 1, rows_for(text[2:], self.rows), STATION[s], "m%s.%d" % (text[2:], s))
 
     def draw_tracks(self, now, look):
         box = self.box
@@ -538,8 +537,7 @@ class Companion:
                 d.wheel(s, STATION[s] if won else OFF)
                 continue
             if s == self.money_s:
-                m = b.money[p]
-                d.score(s, 7 if m // 10 > 7 else m // 10, STATION[s])
+                d.score(s, 7, STATION[s])       # whose money the dice show
                 d.wheel(s, STATION[s])
                 continue
             if s == act:
@@ -554,7 +552,7 @@ class Companion:
                 continue
             t = b.knife[p]
             if t != NONE:
-                # the knife: LED 1-5 = the locked animal (amber) or place (blue)
+                # the knife: 1-5 LEDs = the locked animal (amber) or place (blue)
                 d.score(s, 0, OFF, (t % 5) + 1, AMBER if t < 5 else PLACE)
             else:
                 d.score(s, 0, OFF)

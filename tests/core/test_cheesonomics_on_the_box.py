@@ -1,0 +1,190 @@
+# Cheesonomics on the box, as the table sees it: the box as market and bank
+# on pico-8p (answer keys) and pico2-8p (dials). Runs on CPython and on
+# MicroPython (tests/mp_runner.py).
+import json
+
+from flowkit import board, fails, play, track
+from sim.scenario import Sim, run_script
+from sim.simfs import SimFS
+
+START = "game cheesonomics\nplayers 3\nvariant basic\n"     # seed 1: P2 plays first
+
+
+def _events(sim_lines, ev):
+    out = []
+    for x in sim_lines:
+        e = json.loads(x)
+        if e["ev"] == ev:
+            out.append(e)
+    return out
+
+
+def _play(script, name="pico-8p", fs=None):
+    lines = []
+    sim = Sim(board(name), seed=1, log=lines.append, fs=fs)
+    sim.box.animate = False
+    r = run_script(sim, script)
+    return r, sim, lines
+
+
+def test_the_table_picks_cheesonomics_with_a_long_roll_and_back():
+    r, sim, lines = _play("game cheesonomics\ngame cheese master\nplayers 2\n")
+    assert r["state"] == "menu"                     # Cheese Master's dice menu, as always
+    assert [e["game"] for e in _events(lines, "pick")] == ["cheesonomics", "cheese master"]
+
+
+def test_a_board_with_plate_cards_says_it_cannot_host_cheesonomics():
+    r, sim, lines = _play("game cheesonomics\nplayers 3\n", name="pico-4p")
+    assert r["state"] == "join"
+    err = _events(lines, "error")
+    assert len(err) == 1 and "answer keys or dials" in err[0]["what"] and "pico-4p" in err[0]["what"]
+    assert sim.box.display.shown[0] == "cross"      # and the dice say so
+
+
+def test_six_players_are_too_many():
+    r, sim, lines = _play("game cheesonomics\nplayers 6\n")
+    assert r["state"] == "join"
+    assert "2 to 5 players, not 6" in _events(lines, "error")[0]["what"]
+
+
+def test_the_market_opens_with_prices_on_the_dice_and_the_first_player_marked():
+    r, sim, lines = _play(START)
+    c = r["cheesonomics"]
+    assert r["state"] == "turn" and c["turn"] == "P2" and c["deck"] == 100 - 40 - 15
+    assert c["money"] == {"P1": 0, "P2": 0, "P3": 0}
+    sim.box.draw()
+    shown = sim.box.display.shown
+    for k in range(5):
+        price = c["prices"][k]
+        assert shown[k] == ("p%d.%d" % (k, price) if price else "-")
+    assert shown[5] == "P1"                         # die 6: "P2" (station index 1)
+
+
+def test_a_sale_pays_the_price_and_turns_the_country_over():
+    r, sim, lines = _play(START + "produce P2 3\nproduce P3 2\nproduce P1 1\n")
+    b = sim.box.game.bank
+    italy = b.price(1)
+    r, sim, lines = _play(START + "produce P2 3\nproduce P3 2\nproduce P1 1\nsell P2 cow Italy 2\n")
+    sale = _events(lines, "action")[-1]
+    assert sale["act"] == "sell" and sale["paid"] == 2 * italy
+    assert r["cheesonomics"]["money"]["P2"] == 2 * italy
+    assert sale["prices"][1] == sim.box.game.bank.price(1)
+    assert r["cheesonomics"]["deck"] == 45 - 6
+
+
+def test_a_knife_locks_the_type_until_its_owner_plays_again():
+    r, sim, lines = _play(START + "collect P2 goat\ncollect P3 goat\ncollect P3 red\n"
+                          "collect P1 goat\ncollect P1 blue\ncollect P2 goat\n")
+    refused = _events(lines, "not_allowed")
+    assert [e["p"] for e in refused] == ["P3", "P1"]
+    assert "P2's knife" in refused[0]["why"]        # stations, not seat numbers
+    acts = [(e["p"], e["type"]) for e in _events(lines, "action")]
+    assert acts == [("P2", "goat"), ("P3", "red"), ("P1", "blue"), ("P2", "goat")]
+
+
+def test_the_knife_shows_on_its_owners_track():
+    r, sim, _ = _play(START + "collect P2 goat\n")
+    sim.box.draw()
+    # goat is animal 2: two LEDs, amber; P2 is no longer active
+    lit, colour, wheel = track(sim, 1)
+    assert lit == 2 and colour[0] > 200 and colour[2] == 0 and wheel == (0, 0, 0)
+
+
+def test_too_many_pieces_or_an_early_pass_are_refused_and_change_nothing():
+    r, sim, lines = _play(START + "produce P2 2\nproduce P3 2\nproduce P1 2\nsell P2 cow France 3\n"
+                          "pass P2\n")
+    why = [e["why"] for e in _events(lines, "not_allowed")]
+    assert len(why) == 2 and "2 pieces" in why[0] and "final turns" in why[1]
+    assert r["cheesonomics"]["money"]["P2"] == 0 and r["cheesonomics"]["turn"] == "P2"
+
+
+def test_roll_goes_back_a_step_and_a_wrong_value_is_not_taken():
+    # P2 keys 3 (sell), then ROLL: back to the action; 2 (produce), 9 is no key,
+    # 7 is out of range for cards (1-5): not taken; then 4 cards
+    r, sim, lines = _play(START + "enter P2 3\nrollbutton\nenter P2 2 7 4\n")
+    acts = _events(lines, "action")
+    assert len(acts) == 1 and acts[0]["act"] == "produce" and acts[0]["cards"] == 4
+
+
+def test_a_key_pressed_after_the_buzzer_does_not_count_for_that_step():
+    # P2 presses the buzzer first, the key 2 (produce) 30 ms later: no action yet
+    r, sim, lines = _play(START + "fingers P2 0-60 P2=2@30\n")
+    assert _events(lines, "action") == [] and sim.box.game.k == 0
+
+
+def test_money_on_demand_changes_nothing():
+    r, sim, lines = _play(START + "produce P2 3\nproduce P3 2\nproduce P1 1\nsell P2 cow Italy 2\n"
+                          "buzz P2\n")
+    before = r["cheesonomics"]
+    sim.box.draw()
+    assert sim.box.display.shown[5].startswith("m")        # dice 5-6: P2's money
+    lit, colour, wheel = track(sim, 1)
+    assert lit == 7 and wheel == colour == (0, 90, 255)     # P2's track in P2's colour
+    r2 = run_script(sim, "wait 3500\n")
+    assert r2["cheesonomics"] == before
+    sim.box.draw()
+    assert sim.box.display.shown[5] == "P2"                 # P3's turn again on die 6
+
+
+def test_a_power_cut_offers_the_game_and_roll_resumes_it():
+    fs = SimFS()
+    script = START + "produce P2 3\ncollect P3 goat\n"
+    r, sim, lines = _play(script + "powercut\n", fs=fs)
+    assert r["state"] == "resume"
+    r2 = run_script(sim, "rollbutton\n")
+    assert r2["state"] == "turn" and r2["cheesonomics"]["turn"] == "P1"
+    assert r2["cheesonomics"]["deck"] == 42
+    # the knife survives too: P1 may not name goat
+    run_script(sim, "collect P1 goat\n")
+    assert sim.box.game.bank.knife[2] != 255 and sim.box.game.bank.cur == 0
+
+
+def test_a_watchdog_reset_resumes_at_once():
+    r, sim, lines = _play(START + "produce P2 3\nhang 9000\n")
+    assert r["state"] == "turn" and r["cheesonomics"]["turn"] == "P3"
+
+
+def test_a_damaged_save_is_set_aside_with_a_message():
+    fs = SimFS()
+    r, sim, lines = _play(START + "produce P2 3\n", fs=fs)
+    text = fs.files["game.json"].decode() if isinstance(fs.files["game.json"], bytes) else fs.files["game.json"]
+    d = json.loads(text.split("\n")[0])
+    d["bank"]["money"][0] = -5
+    from cheesebox.save import encode
+    fs.files["game.json"] = encode(d).encode() if isinstance(fs.files["game.json"], bytes) else encode(d)
+    lines2 = []
+    sim2 = Sim(board("pico-8p"), seed=1, log=lines2.append, fs=fs)
+    assert sim2.box.state_name() == "join"
+    err = _events(lines2, "error")
+    assert len(err) == 1 and "saved game unusable" in err[0]["what"]
+
+
+def test_game_over_then_another_game_or_back_to_joining():
+    r, sim, lines = _play(START)
+    bank = sim.box.game.bank
+    bank.deck = 0                       # the deck runs out (the table's last draw)
+    run_script(sim, "pass P2\npass P3\npass P1\n")
+    assert sim.box.state_name() == "final"
+    final = _events(lines, "final")
+    assert final[0]["winners"] == ["P1", "P2", "P3"]        # nobody earned: all tied
+    assert "game.json" not in sim.fs.files
+    r = run_script(sim, "rollbutton\n")
+    assert r["state"] == "variant"
+    r = run_script(sim, "variant advanced\n")
+    assert r["cheesonomics"]["variant"] == "advanced" and r["games"] == 2
+    bank = sim.box.game.bank
+    bank.deck = 0
+    run_script(sim, "pass %s\n" % r["cheesonomics"]["turn"])
+    r = run_script(sim, "holdroll 2500\n")
+    assert r["state"] == "turn"         # a long ROLL in a turn does not end the game
+
+
+def test_dials_work_without_touching_a_key():
+    r, sim, lines = _play(START + "produce P2 3\n", name="pico2-8p")
+    assert _events(lines, "action")[0]["cards"] == 3
+
+
+def test_scenario_commands_say_what_is_wrong():
+    assert "no Cheesonomics game" in fails("sell P1 cow France 1\n", "pico-8p")
+    assert "country must be one of" in fails(START + "sell P2 cow Narnia 1\n", "pico-8p")
+    assert "game must be one of" in fails("game chess\n", "pico-8p")

@@ -1,0 +1,126 @@
+"""Cheesonomics with the box as market and bank, checked against the full
+rules engine: bots play whole games on engine.Game (which sees every card),
+and each of their turns is keyed in at the box's stations the way a table
+would (a value, the buzzer; firmware/cheesonomics/companion.py). The box never
+sees a card, yet it must end with the same money, bonuses and winners, having
+refused nothing. Stations are picked apart on purpose (P2, P5, ...): seats
+follow station order."""
+import json
+import os
+
+import pytest
+
+from cheesebox.board import read_board
+from cheesonomics import bot, driver
+from cheesonomics.engine import Game
+from sim.cheesonomics.arrange import cards, set_market
+from sim.rng import SeededRandom
+from sim.scenario import Sim, run_script
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BOARD = read_board(os.path.join(REPO, "boards", "pico-8p.json"))
+DIAL_BOARD = read_board(os.path.join(REPO, "boards", "pico2-8p.json"))
+STATIONS = {2: [1, 6], 3: [1, 4, 6], 4: [0, 2, 5, 7], 5: [0, 1, 3, 4, 6]}
+
+
+def start(board, stations, advanced, seed):
+    lines = []
+    sim = Sim(board, seed=seed, log=lines.append)
+    sim.box.animate = False
+    run_script(sim, "game cheesonomics\n")
+    for s in stations:
+        sim.press(s)
+    sim.press(8)                                    # ROLL: the variant
+    run_script(sim, "variant %s\n" % ("advanced" if advanced else "basic"))
+    return sim, lines
+
+
+def key_in(sim, s, values):
+    for v in values:
+        sim.place(s, v)
+        sim.press(s)
+
+
+def entries(g, name, args, kwargs):
+    """What the active player keys in at the box for one engine action."""
+    if name == "pass_turn":
+        return [0]
+    if name == "collect":
+        t = args[0]
+        return [1, 1 + t // 5, 1 + t % 5]
+    if name == "produce":
+        return [2, len(args[1])]
+    a, country, sold = args[0], args[1], args[2]
+    action = args[3] if len(args) > 3 else kwargs.get("action")
+    replace = args[4] if len(args) > 4 else kwargs.get("replace")
+    v = [3, a + 1, country + 1, len(sold)]
+    if g.advanced:
+        v.append(action[1] + 1 if action is not None and action[0] == "forbid" else 0)
+        if replace is None:
+            v.append(0)
+        else:
+            pos = [i for i in range(15) if g.cards.country[g.mk[i]] == country]
+            m = replace[2]
+            c = g.cards.country[m]
+            number = 1 + sum(1 for x in range(m) if g.cards.country[x] == c)
+            v += [1 + pos.index(replace[1]), c + 1, number, replace[3] + 1]
+    return v
+
+
+def play_both(board, n, advanced, seed):
+    stations = STATIONS[n]
+    sim, lines = start(board, stations, advanced, seed)
+    bank = sim.box.game.bank
+    g = Game(cards(), n, SeededRandom(seed + 1000), advanced=advanced, first=bank.first)
+    set_market(g, list(bank.mk), list(bank.side))
+    g.market_census()
+    assert g.deck_count() == bank.deck
+    rng = SeededRandom(seed + 2000)
+    agents = [bot.Bot(rng) for _ in range(n)]
+    done = []
+
+    def wrap(name):
+        real = getattr(g, name)
+
+        def call(*args, **kwargs):
+            # the table's view before the engine moves: market positions, own cards
+            done.append((g.cur, entries(g, name, args, kwargs)))
+            return real(*args, **kwargs)
+        return call
+
+    for name in ("collect", "produce", "sell", "pass_turn"):
+        setattr(g, name, wrap(name))
+    turns = 0
+    while not g.over:
+        driver.play_turn(g, agents, rng)
+        p, values = done.pop()
+        key_in(sim, stations[p], values)
+        turns += 1
+        assert turns < 1000
+        assert bank.money == g.money, (turns, values)
+        assert bank.cur == g.cur or g.over
+    evs = [json.loads(x) for x in lines]
+    return sim, g, bank, evs, turns
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+@pytest.mark.parametrize("advanced", [False, True])
+def test_the_box_keeps_the_same_accounts_as_the_full_rules(n, advanced):
+    for seed in (1, 2):
+        sim, g, bank, evs, turns = play_both(BOARD, n, advanced, seed)
+        assert bank.over and sim.box.state_name() == "final"
+        assert [e for e in evs if e["ev"] == "not_allowed"] == []
+        assert bank.money == g.money and bank.bonus == g.bonus and bank.winners == g.winners
+        assert bank.turns == g.turns and len(set(bank.turns)) == 1
+        final = [e for e in evs if e["ev"] == "final"]
+        names = ["P%d" % (s + 1) for s in STATIONS[n]]
+        assert final[0]["money"] == dict(zip(names, g.money))
+        assert final[0]["winners"] == [names[p] for p in g.winners]
+        assert len([e for e in evs if e["ev"] == "action"]) == turns
+        assert not sim.fs.files.get("game.json")        # a finished game is not offered again
+
+
+def test_dials_enter_the_same_game():
+    """pico2-8p: a dial shows its value all the time; the same turns work."""
+    sim, g, bank, evs, _ = play_both(DIAL_BOARD, 3, False, 5)
+    assert bank.over and bank.money == g.money and bank.winners == g.winners
