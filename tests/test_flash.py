@@ -6,6 +6,7 @@ board's flash. So these tests drive the real mpremote, the real mpy-cross
 output and a real MicroPython, without a Pico.
 """
 import hashlib
+import importlib.util
 import json
 import os
 import shutil
@@ -21,7 +22,19 @@ FIRMWARE = REPO / "firmware"
 FLASH = REPO / "host_tools" / "flash.py"
 FAKE = REPO / "host_tools" / "fake_board.py"
 MICROPYTHON = Path(sys.executable).parent / "micropython"
-MODULES = sorted(p.stem for p in (FIRMWARE / "cheesebox").glob("*.py"))
+PACKAGES = ("cheesebox", "cheesonomics")
+# package/module of every module flash.py deploys, as the board names them
+MODULES = sorted("%s/%s" % (pkg, p.stem) for pkg in PACKAGES for p in (FIRMWARE / pkg).glob("*.py"))
+DATA = ["cheesonomics/cards.json"]
+
+
+def load_flash_module():
+    """host_tools/flash.py as a module, to call its functions in-process."""
+    spec = importlib.util.spec_from_file_location("flash_tool", FLASH)
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 class FakeBoard:
@@ -50,99 +63,148 @@ class FakeBoard:
             self.proc.stdout.close()
 
 
-def flash(*args, timeout=60):
-    return subprocess.run([sys.executable, str(FLASH), *args], cwd=REPO,
+def flash(*args, build: Path, timeout=60):
+    """flash.py ARGS building into BUILD (a folder of the test's own: tests
+    running side by side do not share build/flash/)."""
+    env = dict(os.environ, CHEESEBOX_FLASH_BUILD=str(build))
+    return subprocess.run([sys.executable, str(FLASH), *args], cwd=REPO, env=env,
                           capture_output=True, text=True, timeout=timeout)
+
+
+def on_board(fl: Path, pkg: str) -> list[str]:
+    return sorted(pkg + "/" + p.name for p in (fl / pkg).iterdir())
 
 
 @pytest.fixture(scope="module")
 def flashed(tmp_path_factory):
-    """A fake board flashed once with pico-4p: (board, result)."""
+    """A fake board flashed once with pico-4p: (board, result, build folder)."""
     root = tmp_path_factory.mktemp("fakeboard")
     sandbox = root / "flash"
-    # leftovers of an earlier flash: a source module that would shadow the
-    # new .mpy, a module that no longer exists, and a user file to keep
+    # leftovers of an earlier flash: source modules that would shadow the new
+    # .mpy, modules that no longer exist, and user files to keep
     (sandbox / "cheesebox").mkdir(parents=True)
     (sandbox / "cheesebox" / "box.py").write_text("raise ImportError('stale box.py')\n")
     (sandbox / "cheesebox" / "gone.mpy").write_bytes(b"M\x06")
     (sandbox / "cheesebox" / "notes.txt").write_text("keep me")
+    (sandbox / "cheesonomics").mkdir()
+    (sandbox / "cheesonomics" / "engine.py").write_text("raise ImportError('stale engine.py')\n")
+    (sandbox / "cheesonomics" / "old.py").write_text("pass\n")
+    (sandbox / "cheesonomics" / "cards.json").write_text("{}")      # an older card list
     board = FakeBoard(sandbox, root / "events.log")
     try:
-        yield board, flash("pico-4p", "--port", board.url)
+        yield board, flash("pico-4p", "--port", board.url, build=root / "build"), root / "build"
     finally:
         board.stop()
 
 
 def test_flash_copies_verifies_and_resets(flashed):
-    board, res = flashed
+    board, res, built = flashed
     assert res.returncode == 0, res.stdout + res.stderr
     assert "Traceback" not in res.stdout + res.stderr
     fl = board.flash
     assert (fl / "board.json").read_bytes() == (REPO / "boards" / "pico-4p.json").read_bytes()
     assert (fl / "main.py").read_bytes() == (FIRMWARE / "main.py").read_bytes()
-    on_board = sorted(p.name for p in (fl / "cheesebox").iterdir())
-    assert on_board == sorted([m + ".mpy" for m in MODULES] + ["notes.txt"])
-    built = REPO / "build" / "flash"
+    # both packages arrive, each module as .mpy, the card list as it is
+    assert on_board(fl, "cheesebox") == sorted([m + ".mpy" for m in MODULES if m.startswith("cheesebox/")]
+                                               + ["cheesebox/notes.txt"])
+    assert on_board(fl, "cheesonomics") == sorted([m + ".mpy" for m in MODULES
+                                                   if m.startswith("cheesonomics/")] + DATA)
     for m in MODULES:
-        assert (fl / "cheesebox" / (m + ".mpy")).read_bytes() == (built / "cheesebox" / (m + ".mpy")).read_bytes()
+        assert (fl / (m + ".mpy")).read_bytes() == (built / (m + ".mpy")).read_bytes(), m
+    for d in DATA:
+        assert (fl / d).read_bytes() == (FIRMWARE / d).read_bytes() == (built / d).read_bytes()
     # the stale modules went, the sha256 check ran on the board and passed,
     # and the board was reset after it
-    assert "removed stale :cheesebox/box.py" in res.stdout
-    assert "removed stale :cheesebox/gone.mpy" in res.stdout
-    n = len(MODULES) + 2
+    for stale in ("cheesebox/box.py", "cheesebox/gone.mpy", "cheesonomics/engine.py",
+                  "cheesonomics/old.py"):
+        assert "removed stale :%s" % stale in res.stdout
+    assert "removed stale :cheesonomics/cards.json" not in res.stdout
+    n = len(MODULES) + len(DATA) + 2
     assert "verified %d files on the board (sha256)" % n in res.stdout
     events = board.events()
     assert events.count("exec import hashlib") >= n
     assert events.index("exec import hashlib") < events.index("hard-reset")
     assert "soft-reset" not in events       # `resume`: the game's watchdog timer keeps running
+    # one `fs cp` per package: its files listed together before ":PKG/"
+    dry = flash("pico-4p", "--dry-run", build=built.parent / "build-dry")
+    assert dry.returncode == 0, dry.stdout + dry.stderr
+    for pkg in PACKAGES:
+        assert dry.stdout.count(" :%s/ " % pkg) == 1
 
 
 def test_flashed_mpy_files_import_on_micropython(flashed):
     """mpy-cross 1.29 bytecode loads on the unix MicroPython 1.29 straight
     from the flashed files (no sources on the path)."""
-    board, res = flashed
+    board, res, _ = flashed
     assert res.returncode == 0
-    code = ("import cheesebox.box, cheesebox.board\n"
+    # cwd = the flash, as on the Pico (cwd /): the card file is found where
+    # cardfile.py looks for it, beside its module
+    code = ("import cheesebox.box, cheesebox.board, cheesonomics.engine, cheesonomics.cardfile\n"
             "print(cheesebox.box.__file__)\n"
             "b = cheesebox.board.read_board('board.json')\n"
-            "print(b.name, b.stations)\n")
+            "print(b.name, b.stations)\n"
+            "print(len(cheesonomics.cardfile.load().animals))\n")
     env = dict(os.environ, MICROPYPATH=str(board.flash))
     p = subprocess.run([str(MICROPYTHON), "-c", code], cwd=board.flash, env=env,
                        capture_output=True, text=True, timeout=30)
     assert p.returncode == 0, p.stdout + p.stderr
-    path, name, stations = p.stdout.split()
-    assert path.endswith("cheesebox/box.mpy") and (name, stations) == ("pico-4p", "4")
+    path, name, stations, animals = p.stdout.split()
+    assert path.endswith("cheesebox/box.mpy") and (name, stations, animals) == ("pico-4p", "4", "5")
     assert [p.name for p in board.flash.rglob("*.py")] == ["main.py"]   # no sources to fall back on
 
 
-def test_flash_fails_loudly_on_a_damaged_copy(flashed, tmp_path):
-    board, res = flashed
+@pytest.mark.parametrize("damaged", ["cheesebox/box.mpy", "cheesonomics/cards.json"])
+def test_flash_fails_loudly_on_a_damaged_copy(flashed, tmp_path, damaged):
+    board, res, _ = flashed
     assert res.returncode == 0
-    # the same board, box.mpy missing; its new copy arrives with a flipped byte
+    # the same board, one file missing; its new copy arrives with a flipped byte
     sandbox = tmp_path / "flash"
     shutil.copytree(board.flash, sandbox)
-    (sandbox / "cheesebox" / "box.mpy").unlink()
-    bad = FakeBoard(sandbox, tmp_path / "events.log", "--corrupt", "cheesebox/box.mpy")
+    (sandbox / damaged).unlink()
+    bad = FakeBoard(sandbox, tmp_path / "events.log", "--corrupt", damaged)
     try:
-        r = flash("pico-4p", "--port", bad.url)
+        r = flash("pico-4p", "--port", bad.url, build=tmp_path / "build")
     finally:
         bad.stop()
     assert r.returncode == 1, r.stdout + r.stderr
     assert "Traceback" not in r.stdout + r.stderr
     assert "VERIFY FAILED" in r.stderr
-    assert ":cheesebox/box.mpy: sha256 mismatch" in r.stderr
+    assert ":%s: sha256 mismatch" % damaged in r.stderr
     assert r.stderr.count("sha256 mismatch") == 1
     assert "hard-reset" not in bad.events()      # a damaged board is not restarted
-    good = hashlib.sha256((REPO / "build" / "flash" / "cheesebox" / "box.mpy").read_bytes()).hexdigest()
-    assert hashlib.sha256((sandbox / "cheesebox" / "box.mpy").read_bytes()).hexdigest() != good
+    good = hashlib.sha256((tmp_path / "build" / damaged).read_bytes()).hexdigest()
+    assert hashlib.sha256((sandbox / damaged).read_bytes()).hexdigest() != good
 
 
-def test_no_board_is_a_clear_message_and_exit_2():
+def test_keep_py_copies_the_sources_of_both_packages(tmp_path):
+    """--keep-py: each package's .py as it is; the .mpy of an earlier flash
+    go (a .py is imported first anyway, they would only waste flash)."""
+    sandbox = tmp_path / "flash"
+    for m in ("cheesebox/box", "cheesonomics/bot"):
+        (sandbox / m).parent.mkdir(parents=True, exist_ok=True)
+        (sandbox / (m + ".mpy")).write_bytes(b"M\x06")
+    board = FakeBoard(sandbox, tmp_path / "events.log")
+    try:
+        r = flash("pico-4p", "--keep-py", "--port", board.url, build=tmp_path / "build")
+    finally:
+        board.stop()
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "removed stale :cheesebox/box.mpy" in r.stdout
+    assert "removed stale :cheesonomics/bot.mpy" in r.stdout
+    for pkg in PACKAGES:
+        assert on_board(sandbox, pkg) == sorted([m + ".py" for m in MODULES if m.startswith(pkg + "/")]
+                                                + [d for d in DATA if d.startswith(pkg + "/")])
+    for f in [m + ".py" for m in MODULES] + DATA:
+        assert (sandbox / f).read_bytes() == (FIRMWARE / f).read_bytes(), f
+    assert "verified %d files on the board (sha256)" % (len(MODULES) + len(DATA) + 2) in r.stdout
+
+
+def test_no_board_is_a_clear_message_and_exit_2(tmp_path):
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
     s.close()                                    # nothing listens there now
-    r = flash("pico-4p", "--port", "socket://127.0.0.1:%d" % port)
+    r = flash("pico-4p", "--port", "socket://127.0.0.1:%d" % port, build=tmp_path / "build")
     assert r.returncode == 2, r.stdout + r.stderr
     assert "no MicroPython board found (plug in the Pico with USB; hold ROLL while plugging in " \
            "if the game is running)" in r.stderr
@@ -154,14 +216,14 @@ def test_bad_board_file_stops_before_the_board(tmp_path):
     spec = json.loads((REPO / "boards" / "pico-4p.json").read_text())
     spec["roll"] = 99
     bad.write_text(json.dumps(spec))
-    r = flash(str(bad), "--port", "socket://127.0.0.1:1")
+    r = flash(str(bad), "--port", "socket://127.0.0.1:1", build=tmp_path / "build")
     assert r.returncode == 2
     assert "'roll'" in r.stderr and "no MicroPython board" not in r.stderr
     assert "Traceback" not in r.stdout + r.stderr
 
 
-def test_dry_run_touches_no_board():
-    r = flash("pico-4p", "--dry-run", "--port", "socket://127.0.0.1:1")
+def test_dry_run_touches_no_board(tmp_path):
+    r = flash("pico-4p", "--dry-run", "--port", "socket://127.0.0.1:1", build=tmp_path / "build")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "fs sha256sum" in r.stdout and ":board.json" in r.stdout
 
@@ -171,10 +233,37 @@ def test_package_json_lists_every_firmware_file_once():
     assert pkg["deps"] == []
     assert isinstance(pkg["version"], str) and pkg["version"]
     files = sorted(p.relative_to(REPO).as_posix() for p in FIRMWARE.rglob("*")
-                   if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc")
+                   if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
+                   and "tests" not in p.parts and not p.name.startswith("test_"))
     sources = [src for _, src in pkg["urls"]]
     hint = "out of date: run .venv/bin/python host_tools/flash.py --write-package-json"
     assert sorted(sources) == files, hint
     assert len(set(sources)) == len(sources), hint
+    assert "firmware/cheesonomics/cards.json" in sources    # data files too
     for dest, src in pkg["urls"]:
         assert "firmware/" + dest == src      # each file lands where flash.py puts it
+    assert sorted(dest for dest, _ in pkg["urls"]) == sorted(load_flash_module().firmware_files())
+
+
+def test_which_files_of_firmware_are_deployed(tmp_path, monkeypatch):
+    """Every package folder, its modules and data files; not __pycache__,
+    tests/, test_*.py; a subfolder or a folder that is not a package is a
+    clear error, not a file silently left behind."""
+    fl = load_flash_module()
+    fw = tmp_path / "firmware"
+    monkeypatch.setattr(fl, "REPO", tmp_path)
+    monkeypatch.setattr(fl, "FIRMWARE", fw)
+    for f in ("main.py", "a/__init__.py", "a/m.py", "a/data.json", "a/__pycache__/m.cpython-311.pyc",
+              "a/tests/test_m.py", "a/test_m.py", "a/.m.py.swp", "b/__init__.py", "__pycache__/x.pyc"):
+        (fw / f).parent.mkdir(parents=True, exist_ok=True)
+        (fw / f).write_text("")
+    assert fl.firmware_files() == ["a/__init__.py", "a/data.json", "a/m.py", "b/__init__.py", "main.py"]
+    (fw / "a" / "sub").mkdir()
+    (fw / "a" / "sub" / "x.py").write_text("")
+    with pytest.raises(fl.FlashError, match=r"subfolders for: firmware/a/sub/x\.py"):
+        fl.firmware_files()
+    (fw / "a" / "sub" / "x.py").unlink()
+    (fw / "c").mkdir()
+    (fw / "c" / "y.py").write_text("")
+    with pytest.raises(fl.FlashError, match=r"\(a folder with __init__\.py\) only; not: firmware/c$"):
+        fl.firmware_files()
