@@ -6,7 +6,6 @@ simulated port, so the firmware sees exactly what it would on the board.
 Virtual time jumps from event to event: nothing ticks while nothing happens.
 """
 from cheesebox import box as B
-from cheesebox import cheesemaster as CM
 from cheesebox import faces as F
 from cheesebox.dice import CHOICES
 from cheesebox.events import EventLog
@@ -21,6 +20,12 @@ from sim.simport import SimPort, ROLL_BIT
 WATCHDOG_MS = 8000     # as app.py sets the Pico's watchdog
 
 MAX_STEPS = 1000000
+
+
+def _cm(box):
+    """The Cheese Master module the box has loaded (its constants), or None:
+    never a second copy of it (a small heap holds the box's own)."""
+    return box.module if box.module.NAME == "cheese master" else None
 
 
 def match_of(box):
@@ -268,7 +273,7 @@ def run_line(sim, line, lineno):
         if want not in CHOICES:
             raise ScenarioError("line %d: dice must be one of %s, got %r"
                                 % (lineno, " ".join(CHOICES), args[0]))
-        if box.state != CM.MENU:
+        if _cm(box) is None or box.state != _cm(box).MENU:
             raise ScenarioError("line %d: dice: the box is not choosing dice (state %s)"
                                 % (lineno, box.state_name()))
         while CHOICES[box.game.choice] != want:
@@ -289,7 +294,8 @@ def run_line(sim, line, lineno):
         if sim.board.electronic:
             raise ScenarioError("line %d: own-up: board %s has electronic plates" % (lineno, sim.board.name))
         s = _player(args[0], lineno, n)
-        if box.state == CM.CHECK and match_of(box).holder[s]:
+        CM = _cm(box)
+        if CM is not None and box.state == CM.CHECK and match_of(box).holder[s]:
             # a player owns up after seeing the count, never in the grab's own
             # slam (the box takes a press within 500 ms of the grab for that)
             rest = CM.SLAM_US - B.ticks.diff(sim.port.ticks_us(), box.game.grab_us[s])
@@ -301,7 +307,8 @@ def run_line(sim, line, lineno):
         sim.penalty(_player(args[0], lineno, n))
     elif cmd == "rollbutton":
         _need(args, 0, lineno, "rollbutton")
-        if box.state == CM.CHECK:
+        CM = _cm(box)
+        if CM is not None and box.state == CM.CHECK:
             # the table ends the check once the count has been up 3 s (the
             # box holds an earlier ROLL until then: see the fingers command)
             rest = CM.CHECK_MIN_MS - B.ticks.diff(sim.port.ticks_ms(), box.game.state_at)
