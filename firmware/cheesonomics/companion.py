@@ -273,7 +273,10 @@ class Companion:
         box.log("market", {"players": [name(s) for s in self.stations],
                            "variant": "advanced" if self.advanced else "basic",
                            "first": name(self.stations[b.first]),
-                           "prices": [b.price(c) for c in range(5)], "deck": b.deck})
+                           "prices": [b.price(c) for c in range(5)], "deck": b.deck,
+                           # the cards to lay out (advanced: the other 10 are dealt)
+                           "cards": [b.card_label(b.mk[i]) + "/" + "AB"[b.side[i]]
+                                     for i in range(15)]})
         box.tunes.play(sound.ROLL, box.now)
         self._save()
 

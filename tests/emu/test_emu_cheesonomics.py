@@ -1,0 +1,103 @@
+"""Cheesonomics with the box as market and bank, on the emulated pico-8p,
+through its pins and its serial log only: a long ROLL picks the game, three
+players join, and every turn is keyed in at the active station (an answer key
+on the 74HC165 chain, then the buzzer). The chip draws its own market and
+first player (MicroPython's random); a CPython Bank laid out the same way
+follows the same turns, and both must keep the same accounts to the end. A
+power cut in the middle: the chip offers the game, ROLL resumes it."""
+from cheesonomics.bank import Bank
+from cheesonomics.cardfile import load
+from emu.table import EmuTable
+
+STATIONS = (1, 4, 6)          # P2, P5, P7: seats follow station order
+
+
+def mirror_of(market, cards):
+    """A CPython Bank with the chip's market (its `market` event)."""
+    b = Bank(cards, len(market["players"]), None, first=market["players"].index(market["first"]))
+    for i, label in enumerate(market["cards"]):
+        name, side = label.split("/")
+        country, number = name.rsplit(" ", 1)
+        m = b.card_by_label(list(cards.countries).index(country), int(number))
+        b.mk[i] = m
+        b.side[i] = "AB".index(side)
+    return b
+
+
+def turn_values(b, k):
+    """The k-th turn's entry: produce, sell where it pays most, now and then collect."""
+    p = b.cur
+    best = max(range(5), key=b.price)
+    if b.table[p] >= 2 and b.price(best) > 0 and k % 2:
+        return [3, 1 + k % 5, best + 1, min(3, b.table[p])]
+    if k % 4 == 3:
+        for t in range(10):
+            if b.locked_by(t, p) < 0:
+                return [1, 1 + t // 5, 1 + t % 5]
+    return [2, 3]
+
+
+def key_in(t, s, values):
+    for v in values:
+        t.key(s, v)
+        t.run(90)
+        t.press(s)
+
+
+def apply(b, values):
+    if values[0] == 1:
+        b.collect((values[1] - 1) * 5 + values[2] - 1)
+    elif values[0] == 2:
+        b.produce(values[1])
+    else:
+        b.sell(values[1] - 1, values[2] - 1, values[3])
+
+
+def test_cheesonomics_market_and_bank_on_the_chip(image):
+    cards = load()
+    with EmuTable("pico-8p", flash=image("pico-8p")) as t:
+        t.boot()
+        t.press("roll", hold_ms=2500)
+        assert t.wait_event("pick")["game"] == "cheesonomics"
+        for s in STATIONS:
+            t.press(s)
+        t.press("roll")                               # the variant screen
+        t.press("roll")                               # basic
+        market = t.wait_event("market", 5000)
+        assert market["players"] == ["P2", "P5", "P7"] and len(market["cards"]) == 15
+        b = mirror_of(market, cards)
+        assert market["prices"] == [b.price(c) for c in range(5)]
+        assert market["deck"] == b.deck == 45
+        since = len(t.events)
+        t.pico.send("state\r\n")
+        st = t.wait_event("state", 3000, since=since)
+        assert st["game"] == "cheesonomics" and st["turn"] == market["first"]
+        free = st["free"]
+        assert free > 100000, free                    # the heap beside the game on the chip
+        k = 0
+        cut_done = False
+        while not b.over:
+            s = STATIONS[b.cur]
+            if k == 6 and not cut_done:
+                # a power cut between two turns: the game is offered and resumed
+                t.pico.power_cycle()
+                t.boot()
+                t.press("roll")
+                assert t.wait_event("resume", 3000)
+                cut_done = True
+            values = turn_values(b, k)
+            since = len(t.events)
+            last = since
+            key_in(t, s, values)
+            ev = t.wait_event("action", 5000, since=since)
+            apply(b, values)
+            assert ev["p"] == "P%d" % (s + 1) and ev["money"] == b.money[(STATIONS.index(s))]
+            assert ev["deck"] == b.deck
+            k += 1
+            assert k < 200
+        final = t.wait_event("final", 5000, since=last)
+        names = ["P%d" % (s + 1) for s in STATIONS]
+        assert final["money"] == dict(zip(names, b.money))
+        assert final["winners"] == [names[p] for p in b.winners]
+        assert cut_done and len(set(b.turns)) == 1
+        print("cheesonomics on the chip: %d turns, heap free %d B, final %r" % (k, free, final["money"]))
