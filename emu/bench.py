@@ -111,6 +111,32 @@ def _game(log):
             "loop_us": loop_us}
 
 
+def _cheesonomics():
+    """Heap free beside a Cheesonomics game (5 players, advanced: the biggest
+    bank) on pico-8p, after two turns, from the console's `state`."""
+    img = deploy.image("pico-8p")
+    with EmuTable("pico-8p", flash=img) as t:
+        t.boot()
+        t.press("roll", hold_ms=2500)
+        for s in range(5):
+            t.press(s)
+        t.press("roll")
+        t.press(0)                      # advanced
+        t.press("roll")
+        market = t.wait_event("market", 5000)
+        first = int(market["first"][1:]) - 1
+        for s in (first, (first + 1) % 5):
+            since = len(t.events)
+            for v in (2, 3):            # produce 3
+                t.key(s, v)
+                t.run(90)
+                t.press(s)
+            t.wait_event("action", 5000, since=since)
+        since = len(t.events)
+        t.pico.send("state\r\n")
+        return t.wait_event("state", 3000, since=since)["free"]
+
+
 def _idle_speed():
     img = deploy.image("pico-4p")
     with EmuTable("pico-4p", flash=img) as t:
@@ -129,6 +155,8 @@ def figures(log=print):
     R["flash_wall_s"] = {"pico-4p": _deploy_wall("pico-4p"), "pico-8p": _deploy_wall("pico-8p")}
     log("  an 8-player game: buzz to wheel LED, heap, frames, main loop")
     R["game"] = _game(log)
+    log("  Cheesonomics on pico-8p: heap beside the market and bank")
+    R["cheesonomics_free"] = _cheesonomics()
     R["idle_speed_x"] = round(_idle_speed(), 1)
     return R
 
@@ -148,6 +176,7 @@ def rows(R):
     out.append(("LED frame on the wire, per chain", ", ".join("%s %s us" % kv for kv in g["frame_us"].items())))
     out.append(("heap free after boot (gc.collect, gc.mem_free)", "%s B" % g["heap_free_after_boot"]))
     out.append(("heap free, minimum over the game (after collections)", "%s B" % g["heap_free_min"]))
+    out.append(("heap free in a Cheesonomics game (5 players, advanced)", "%s B" % R["cheesonomics_free"]))
     out.append(("make flash to the emulated Pico (wall)", ", ".join("%s %.0f s" % (k, v) for k, v in
                                                                   R["flash_wall_s"].items() if v)))
     out.append(("emulator speed, idle box", "%sx real time" % R["idle_speed_x"]))
