@@ -62,6 +62,24 @@ COMPACT_W = 112     # narrower (or lower) than this: help below the box, no bord
 COMPACT_H = 30
 
 
+def step_legend(g):
+    """The Cheesonomics step the active player is on, with what each value means."""
+    c = g.cards
+    mod = sys.modules[type(g).__module__]
+    st = g._step()
+    names = {mod.ACT: ("pass", "collect", "produce", "sell"), mod.KIND: (None, "animal", "place"),
+             mod.ANIMAL: (None,) + tuple(c.animals), mod.COUNTRY: (None,) + tuple(c.countries),
+             mod.MARK: ("none",) + tuple(c.marks), mod.CARD_C: (None,) + tuple(c.countries),
+             mod.SIDE: (None, "A", "B")}
+    if st == mod.WHICH:
+        names[st] = (None,) + tuple(c.animals if g.values[1] == 1 else c.places)
+    legend = names.get(st)
+    if legend is None:
+        return g.step_name()
+    return "%s: %s" % (mod.STEP_NAMES[st], ", ".join("%d %s" % (v, legend[v]) for v in range(len(legend))
+                                                    if legend[v] is not None))
+
+
 def hint(sim):
     """What the box wants now, in words: true for this moment of the game."""
     box = sim.box
@@ -86,9 +104,9 @@ def hint(sim):
     elif state == "turn":
         g = box.game
         s = g.active()
-        keys = "turn your dial" if box.dials else "press a plate key (%s-%s)" % (PLATE_KEYS[0], PLATE_KEYS[n - 1])
-        text = "P%d, %s: %s, then your buzzer; ROLL: back a step; other buzzers: their money" % (
-            s + 1, g.step_name(), keys)
+        keys = "%s then a digit (%s)" % (PLATE_KEYS[s], "dial" if box.dials else "key")
+        text = "P%d, %s: %s, then %d (buzzer); space (ROLL): back a step; other buzzers: their money" % (
+            s + 1, step_legend(g), keys, s + 1)
     else:
         text = HINTS.get(state, "")
     if m is not None and box.game.campaign is not None and state in ("ready", "gameover"):

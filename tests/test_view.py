@@ -307,3 +307,24 @@ def test_every_session_rolls_fresh_dice_and_prints_the_seed(monkeypatch):
     out = io.StringIO()
     play(read_board(os.path.join(BOARDS, "pico-8p.json")), seed=42, console=Console(file=out, width=120))
     assert out.getvalue().startswith("seed 42 ")
+
+
+def test_cheesonomics_on_the_box_in_the_terminal():
+    """The market on the dice (country names as labels), whose turn, money, and a
+    hint naming what each value means; it still fits 80x24."""
+    from sim.view import hint
+    sim = headless(board("pico-8p"), "game cheesonomics\n")
+    assert "game cheesonomics" in text_of(screen(lambda c: snapshot(sim, c)))
+    run_script(sim, "players 3\nvariant basic\nproduce P2 3\n")
+    text = text_of(screen(lambda c: snapshot(sim, c)))
+    assert "1 France" in text and "5 Greece" in text and "6 turn, money" in text
+    assert "turn P3" in text and "deck 42" in text and "P1 0 · P2 0 · P3 0" in text
+    h = hint(sim)
+    assert h.startswith("P3, action: 0 pass, 1 collect, 2 produce, 3 sell: e then a digit")
+    run_script(sim, "enter P3 3 1\n")
+    assert hint(sim).startswith("P3, country: 1 France, 2 Italy")
+    game = Game(sim)
+    console = Console(record=True, width=80, height=24, file=io.StringIO())
+    console.print(game.frame(80, 24))
+    lines = console.export_text().rstrip("\n").split("\n")
+    assert len(lines) <= 24 and all(len(x) <= 80 for x in lines)
