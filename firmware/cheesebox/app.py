@@ -142,14 +142,17 @@ def main():
     from cheesebox.save import Store
     port = Rp2Port(board)
     _port = port
-    box = Box(board, port, random, dice=dice, store=Store(os), log=EventLog(port.write_line),
-              resume_now=resume_now)
-    port.watchdog(WATCHDOG_MS)
-    machine.mem32[wd + SCRATCH0] = RUNNING
-    port.write_line("cheesebox: %s ready, %d stations" % (board.name, board.stations))
     import gc
     rolling = False
+    box = None
     try:
+        # Ctrl-C (mpremote) may come while the box is still starting: the same
+        # clean stop as in the loop
+        box = Box(board, port, random, dice=dice, store=Store(os), log=EventLog(port.write_line),
+                  resume_now=resume_now)
+        port.watchdog(WATCHDOG_MS)
+        machine.mem32[wd + SCRATCH0] = RUNNING
+        port.write_line("cheesebox: %s ready, %d stations" % (board.name, board.stations))
         while True:
             box.step()
             if box.rolling != rolling:
@@ -171,5 +174,8 @@ def main():
     except Exception as e:
         machine.mem32[wd + SCRATCH0] = 0
         sys.print_exception(e)
+        if box is None:
+            # the box cannot even start: a restart would only fail again
+            show_error(ERR_CRASH, "cannot start: %r" % e)
         show_error(ERR_CRASH, "crashed: %r; restarting" % e, None, seconds=5)
         machine.reset()

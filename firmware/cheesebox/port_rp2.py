@@ -397,14 +397,18 @@ class Rp2Port:
     def write_line(self, text):
         """Queue one line for the USB console; never blocks. A full queue drops
         the line (counted, and said in the next line that fits)."""
+        self._note_dropped()
+        if not self._queue(text):
+            self.out_dropped += 1
+        self.flush_out()
+
+    def _note_dropped(self):
+        """Say how many lines were lost, as soon as the queue has room for it."""
         if self.out_dropped:
             note = '{"v": 1, "ev": "dropped", "lines": %d, "t": %d}' % (self.out_dropped,
                                                                        time.ticks_ms())
             if self._queue(note):
                 self.out_dropped = 0
-        if not self._queue(text):
-            self.out_dropped += 1
-        self.flush_out()
 
     def _queue(self, text):
         data = text.encode() if isinstance(text, str) else text
@@ -435,6 +439,8 @@ class Rp2Port:
             self.out_head = (self.out_head + 1) % OUT_BYTES
             self.out_len -= 1
             sent += 1
+        if not self.out_len:
+            self._note_dropped()        # the PC reads again: tell it what it missed
 
     # -- serial commands -------------------------------------------------------
     def read_line(self):

@@ -13,7 +13,7 @@ def _boot_check(image, board):
     log = open(image + ".log").read()
     assert "verified" in log and "(sha256)" in log, log          # flash.py checked every file
     with EmuTable(board, flash=image) as t:
-        boot = t.boot()
+        boot = t.boot(6000)             # .py sources are compiled at boot: slower
         assert boot["board"] == board and boot["resume"] is False
         t.run(300)
         # the joining screen is on the wires: nobody has joined, all dark
