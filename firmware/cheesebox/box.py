@@ -290,6 +290,10 @@ class Box:
     def _input_name(self, inp):
         return "ROLL" if inp == ROLL_INPUT else name(inp)
 
+    def stuck_names(self):
+        """The inputs ignored as stuck now ("P3", "ROLL")."""
+        return [self._input_name(i) for i in range(N_INPUTS) if (self.stuck >> i) & 1]
+
     def _check_stuck(self, now):
         """Flag inputs held down for STUCK_MS: a jammed switch must not hold
         the game (a stuck ROLL would turn every grab into a penalty)."""

@@ -4,8 +4,6 @@ Malformed lines are answered with an "error" event and change nothing.
 """
 import gc
 
-from cheesebox.box import N_INPUTS
-
 
 def _free():
     if not hasattr(gc, "mem_free"):
@@ -26,7 +24,7 @@ def command(box, line):
                   "campaign": None}
         if box.game is not None:
             box.game.status(fields)
-        fields["stuck"] = [box._input_name(i) for i in range(N_INPUTS) if (box.stuck >> i) & 1]
+        fields["stuck"] = box.stuck_names()
         # bytes of heap free after a collection (MicroPython): the headroom
         # left beside the live data, for a host watching
         fields["free"] = _free()
