@@ -138,7 +138,7 @@ class Sim:
         m = g.match if g is not None else None
         names = ["P%d" % (s + 1) for s in range(8)]
         out = {"board": self.board.name, "state": box.state_name(), "games": box.games,
-               "virtual_ms": self.elapsed_ms(), "false_starts": g.false_starts if g is not None else 0,
+               "virtual_ms": self.elapsed_ms(), "false_starts": box.keep.get("false_starts", 0),
                "boots": self.boots, "saved": "game.json" in self.fs.files,
                "stuck": [box._input_name(i) for i in range(B.N_INPUTS) if (box.stuck >> i) & 1]}
         if m is None:

@@ -119,7 +119,7 @@ class Table:
         self.prev_elim = list(m.eliminated)
         self.prev_rounds = m.rounds_played
         self.prev_replays = m.replays
-        self.prev_false = self.box.game.false_starts
+        self.prev_false = self.box.keep.get("false_starts", 0)
 
     def new_round_model(self):
         self.placed = [None] * 8      # plate placed after the roll started
@@ -312,9 +312,9 @@ class Table:
             if self.careless and x < p["p_false"]:
                 s = r.randrange(self.n)
                 fs = bool(m.active[s])
-                before = box.game.false_starts
+                before = box.keep.get("false_starts", 0)
                 self.buzz(s, {s: 1} if fs and p["fsc"] else None)
-                assert box.game.false_starts == before + (1 if fs else 0)
+                assert box.keep.get("false_starts", 0) == before + (1 if fs else 0)
             elif self.el and x < 0.7:
                 s = r.choice(self.active())
                 self.place(s, self.answer(s) if r.random() < 0.5 else r.randrange(8))

@@ -47,6 +47,22 @@ RESUME = const(9)
 PLAY = const(10)
 
 
+def _forget_game(path):
+    """Drop a game's module (and on the Pico, for a game in its own package,
+    the whole package) so the next game has the heap. On CPython (the
+    simulator, tests, host tools) the package stays: the host program shares
+    its modules, and a second copy would bring second copies of its classes."""
+    import sys
+    pkg = path.split(".")[0]
+    forget(path)
+    if pkg == "cheesebox" or sys.implementation.name != "micropython":
+        return
+    for m in list(sys.modules):
+        if m.startswith(pkg + "."):
+            forget(m)
+    sys.modules.pop(pkg, None)
+
+
 class Box:
     """The box on any port (see port.py), hosting one game at a time."""
 
@@ -65,6 +81,7 @@ class Box:
         self.joined = bytearray(8)
         self.mode = JOIN
         self.games = 0                 # games started since power-up
+        self.keep = {}                 # what games keep across tables (a game's last settings)
         self.game = None               # the game playing (a game.py object)
         self.picked = game             # games.GAMES number offered at joining
         self.module = games.load(game)
@@ -367,9 +384,8 @@ class Box:
             return False
         i %= len(games.GAMES)
         if i != self.picked:
-            old = games.GAMES[self.picked][1]
             self.module = None
-            forget(old)
+            _forget_game(games.GAMES[self.picked][1])
             self.picked = i
             self.module = games.load(i)
         self.tunes.play(sound.MENU, self.now)

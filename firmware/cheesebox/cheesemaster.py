@@ -117,7 +117,7 @@ class CheeseMaster:
     def __init__(self, box, players):
         self.box = box
         self.players = players          # stations that joined (None: resume sets the match)
-        self.choice = 0                 # menu choice (dice.CHOICES)
+        self.choice = box.keep.get("choice", 0)    # menu choice (dice.CHOICES): the last one
         self.campaign = None
         self.match = None
         self.in_play = b""              # die numbers in play
@@ -137,7 +137,6 @@ class CheeseMaster:
         self.flash_until = array("i", [0] * 8)
         self.flash_on = bytearray(8)
         self.flashing = 0               # how many stations flash
-        self.false_starts = 0
 
     def start(self):
         """The table has joined: the dice menu."""
@@ -200,6 +199,7 @@ class CheeseMaster:
             box.log("press", {"p": name(s), "t_us": t_us})     # a player's press only
         if st == MENU:
             self.choice = (self.choice + 1) % len(CHOICES)
+            box.keep["choice"] = self.choice
             box.tunes.play(sound.MENU, now)
             if box.animate:
                 self.render_dice()          # the dice of this choice
@@ -218,7 +218,7 @@ class CheeseMaster:
             self.set_state(READY)
         elif st == ROLLING or (st == GRAB and self._before_reveal(t_us)):
             if m.active[s]:
-                self.false_starts += 1
+                box.keep["false_starts"] = box.keep.get("false_starts", 0) + 1
                 box.log("false_start", {"p": name(s)})
                 if box.false_start_costs:
                     self._penalty(s)

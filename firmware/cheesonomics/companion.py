@@ -120,7 +120,10 @@ def unpack(box, d):
         bank = restore(_load_cards(), d["bank"])
         if bank.n != len(stations):
             raise ValueError("saved bank has %d players, %d stations" % (bank.n, len(stations)))
-        return (stations, bank)
+        games = d.get("games", 1)
+        if type(games) is not int or games < 1:
+            raise ValueError("saved games: %r" % (games,))
+        return (stations, bank, games)
     except (KeyError, ValueError, TypeError, IndexError, RuleError) as e:
         box.problem("saved game unusable: %s" % e)
         if box.store is not None:
@@ -138,11 +141,13 @@ def render_saved(box, saved):
 
 
 def resume(box, saved):
-    stations, bank = saved
+    stations, bank, games = saved
     g = Companion(box, stations)
     for s in range(8):
         box.joined[s] = 1 if s in stations else 0
     g.bank = bank
+    g.advanced = bool(bank.advanced)
+    box.games = games
     box.log("resume", {"round": sum(bank.turns), "points": {}})
     g.set_state(FINAL if bank.over else TURN)
     return g
@@ -155,7 +160,7 @@ class Companion:
         self.box = box
         self.stations = list(players)   # seat i plays at station stations[i], clockwise
         self.cards = _load_cards()
-        self.advanced = False
+        self.advanced = box.keep.get("advanced", False)     # the table's last choice
         self.bank = None
         self.state = VARIANT
         self.state_at = box.now
@@ -191,7 +196,8 @@ class Companion:
 
     def snapshot(self):
         return {"v": 1, "board": self.box.board.name, "joined": list(self.box.joined),
-                "stations": list(self.stations), "bank": self.bank.snapshot()}
+                "stations": list(self.stations), "games": self.box.games,
+                "bank": self.bank.snapshot()}
 
     def step_name(self):
         """What the active player enters now, in words (the simulator's hint)."""
@@ -226,6 +232,7 @@ class Companion:
         box = self.box
         if self.state == VARIANT:
             self.advanced = not self.advanced
+            box.keep["advanced"] = self.advanced
             box.tunes.play(sound.MENU, box.now)
             if box.animate:
                 self.render_dice()
@@ -253,7 +260,7 @@ class Companion:
             if self.k > 0:
                 self.k -= 1                 # back one step
                 box.tunes.play(sound.TAKE_BACK, box.now)
-                box.redraw = True
+                self._changed()
         elif self.state == FINAL:
             self.set_state(VARIANT)         # another game, the same players
 
@@ -267,7 +274,6 @@ class Companion:
         box = self.box
         self.bank = Bank(self.cards, len(self.stations), box.rng, self.advanced)
         box.games += 1
-        self.k = 0
         self.set_state(TURN)
         b = self.bank
         box.log("market", {"players": [name(s) for s in self.stations],
@@ -329,7 +335,7 @@ class Companion:
             return
         self.values[self.k] = v
         self.k += 1
-        box.redraw = True
+        self._changed()
         if st == ACT and v == 0 and not self.bank.final_turns():
             self._refuse(s, "a turn may be passed only in the final turns")
             return
@@ -341,6 +347,7 @@ class Companion:
     def _refuse(self, s, why):
         box = self.box
         self.k = 0
+        self._changed()
         for p in range(len(self.stations)):     # the rules count seats; the table, stations
             why = why.replace("player %d" % (p + 1), name(self.stations[p]))
         box.log("not_allowed", {"p": name(s), "why": why})
@@ -398,9 +405,8 @@ class Companion:
         fields["money"] = b.money[p]
         fields["deck"] = b.deck
         box.log("action", fields)
-        self.k = 0
-        self.sel = NO_VALUE if not box.dials else box.plate[self.stations[b.cur]]
-        box.plates_from(box.port.ticks_us()) if not box.dials else None
+        if not box.dials:
+            box.plates_from(box.port.ticks_us())    # the next player starts with no key
         if b.over:
             self._final()
         else:
@@ -422,8 +428,21 @@ class Companion:
         box = self.box
         self.state = st
         self.state_at = box.now
-        box.redraw = True
-        if box.animate:
+        if st == TURN:
+            # a turn starts: nothing entered yet; a dial shows its value at
+            # once (it reports only when it moves); the active player's own
+            # money never covers their turn
+            self.k = 0
+            s = self.active()
+            self.sel = box.plate[s] if box.dials else NO_VALUE
+            if self.money_s == s:
+                self.money_s = -1
+        self._changed()
+
+    def _changed(self):
+        """The entry or the state changed: tracks and dice drawn again."""
+        self.box.redraw = True
+        if self.box.animate:
             self.render_dice()
 
     # -- timers -----------------------------------------------------------
@@ -438,7 +457,7 @@ class Companion:
         w = -1
         if self.money_s >= 0:
             w = max(0, ticks.diff(self.money_until, now))
-        if self.box.animate:
+        if self.box.animate and self.state != VARIANT:
             b = BLINK_MS - ticks.diff(now, self.state_at) % BLINK_MS
             if w < 0 or b < w:
                 w = b

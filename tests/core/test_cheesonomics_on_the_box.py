@@ -188,3 +188,50 @@ def test_scenario_commands_say_what_is_wrong():
     assert "no Cheesonomics game" in fails("sell P1 cow France 1\n", "pico-8p")
     assert "country must be one of" in fails(START + "sell P2 cow Narnia 1\n", "pico-8p")
     assert "game must be one of" in fails("game chess\n", "pico-8p")
+
+
+def test_an_advanced_game_stays_advanced_after_a_power_cut():
+    r, sim, lines = _play("game cheesonomics\nplayers 3\nvariant advanced\nproduce P2 3\nproduce P3 2\n"
+                          "produce P1 1\npowercut\nrollbutton\nsell P2 cow Italy 2 forbid trowel\n")
+    assert r["cheesonomics"]["variant"] == "advanced" and r["games"] == 1
+    sale = _events(lines, "action")[-1]
+    assert sale["act"] == "sell" and sale["forbid"] == "trowel" and sale["p"] == "P2"
+
+
+def test_the_chosen_country_shows_its_price_again_after_the_step():
+    # animated: the chosen country blinks in the country step; whatever the
+    # blink phase at the buzzer, the next step shows every price
+    for wait in (300, 350, 400, 450):
+        lines = []
+        sim = Sim(board("pico-8p"), seed=1, log=lines.append)
+        run_script(sim, START + "enter P2 3 1\nanswer P2 2\nwait %d\nbuzz P2\nwait 600\n" % wait)
+        assert sim.box.game.step_name().startswith("pieces")
+        shown = sim.box.display.shown
+        assert shown[1] == "p1.%d" % sim.box.game.bank.price(1), (wait, shown)
+
+
+def test_a_dial_shows_its_value_on_the_track_from_the_first_turn():
+    r, sim, lines = _play("game cheesonomics\nanswer P2 2\nplayers 3\nvariant basic\n", name="pico2-8p")
+    sim.box.draw()
+    lit, colour, wheel = track(sim, 1)
+    assert lit == 2 and colour == (255, 255, 255)       # P2's dial at 2: two white LEDs
+
+
+def test_asking_for_money_never_covers_your_own_turn():
+    r, sim, lines = _play(START + "buzz P3\nproduce P2 2\n")
+    sim.box.draw()
+    assert sim.box.display.shown[5] == "P2"             # P3 ("P2" is station index 2) to play
+    lit, colour, wheel = track(sim, 2)
+    assert lit == 0                                     # the entry, not the money
+
+
+def test_the_variant_and_the_dice_choice_are_remembered_for_the_next_table():
+    r, sim, lines = _play("game cheesonomics\nplayers 2\nvariant advanced\n")
+    sim.box.game.bank.deck = 0          # the deck runs out: the final turns
+    first = r["cheesonomics"]["turn"]
+    run_script(sim, "pass %s\npass %s\n" % (first, "P2" if first == "P1" else "P1"))
+    r = run_script(sim, "holdroll 2500\nplayers 2\n")
+    assert r["state"] == "variant" and sim.box.game.advanced
+    r, sim = play("players 2\ndice yellow+2\n" + "penalty P1\n" * 7 + "holdroll 2500\nplayers 2\n",
+                  name="pico-8p")
+    assert r["state"] == "menu" and sim.box.game.choice == 2
