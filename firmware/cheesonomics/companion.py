@@ -164,8 +164,7 @@ class Companion:
         self.bank = None
         self.state = VARIANT
         self.state_at = box.now
-        self.steps = bytearray(12)      # the entry so far: step of each value
-        self.values = bytearray(12)
+        self.values = bytearray(12)     # the entry so far, one value a step
         self.k = 0                      # values entered this turn
         self.sel = NO_VALUE             # the active player's value now (keys, dial)
         self.money_s = -1               # station whose money is shown, until money_until
@@ -224,9 +223,7 @@ class Companion:
     def on_answer(self, s, value):
         if s == self.active():
             self.sel = value
-            self.box.redraw = True
-            if self.box.animate:
-                self.render_dice()
+            self._changed()
 
     def on_buzz(self, s, t_us):
         box = self.box
@@ -234,8 +231,7 @@ class Companion:
             self.advanced = not self.advanced
             box.keep["advanced"] = self.advanced
             box.tunes.play(sound.MENU, box.now)
-            if box.animate:
-                self.render_dice()
+            self._changed()
             return
         if self.state == TURN and s == self.active():
             v = box.plate_at(s, t_us)
@@ -248,9 +244,7 @@ class Companion:
             # money on demand
             self.money_s = s
             self.money_until = ticks.add(box.now, MONEY_MS)
-            box.redraw = True
-            if box.animate:
-                self.render_dice()
+            self._changed()
 
     def on_roll(self, t_us):
         box = self.box
@@ -449,9 +443,7 @@ class Companion:
     def timers(self, now):
         if self.money_s >= 0 and ticks.diff(now, self.money_until) >= 0:
             self.money_s = -1
-            self.box.redraw = True
-            if self.box.animate:
-                self.render_dice()
+            self._changed()
 
     def timer_wake(self, now):
         w = -1
