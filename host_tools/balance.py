@@ -45,11 +45,18 @@ def one_game(cards, n, advanced, seed):
     agents = [bot.Bot(rng) for _ in range(n)]
     price_sum = [0] * 5
     turns = 0
+    sales = still = 0
     while not g.over:
+        before = [g.price(k) for k in range(5)]
         for k in range(5):
-            price_sum[k] += g.price(k)
-        driver.play_turn(g, agents, rng)
+            price_sum[k] += before[k]
+        line = driver.play_turn(g, agents, rng)
         turns += 1
+        if " sells " in line:
+            # "P2 sells 3 goat to Italy at 4: 12": did the turned cards move the price?
+            c = cards.countries.index(line.split(" to ", 1)[1].split(" at ", 1)[0])
+            sales += 1
+            still += 1 if g.price(c) == before[c] else 0
     won = winners_of(g.money)
     decided = {}
     # a bonus decides the game when the winners without it are not the winners
@@ -72,6 +79,7 @@ def one_game(cards, n, advanced, seed):
     return {
         "seats": seats, "money": list(g.money), "decided": decided, "turns": g.turns[0],
         "prices": [s / turns for s in price_sum], "bank": sum(g.money),
+        "sales": sales, "still": still,
     }
 
 
@@ -80,6 +88,7 @@ def run(cards, n, advanced, games, seed):
     money, spread, lengths, bank = [], [], [], []
     decided: dict[str, int] = {}
     prices = [[] for _ in range(5)]
+    sales = still = 0
     for i in range(games):
         r = one_game(cards, n, advanced, seed + 7919 * i + 131 * n + (1 if advanced else 0))
         for s in r["seats"]:
@@ -92,6 +101,8 @@ def run(cards, n, advanced, games, seed):
             decided[k] = decided.get(k, 0) + (1 if v else 0)
         for k in range(5):
             prices[k].append(r["prices"][k])
+        sales += r["sales"]
+        still += r["still"]
     return {
         "n": n, "variant": "advanced" if advanced else "basic", "games": games,
         "win": [w / games for w in wins], "money": money, "spread": spread,
@@ -99,6 +110,7 @@ def run(cards, n, advanced, games, seed):
         "prices": [statistics.mean(p) for p in prices],
         "price_se": [statistics.stdev(p) / math.sqrt(len(p)) if len(p) > 1 else 0.0 for p in prices],
         "bank_max": max(bank),
+        "still": still / sales if sales else 0.0,
     }
 
 
@@ -157,6 +169,10 @@ def print_report(cards, results, out=sys.stdout):
     for r in results:
         w("%-9s %2d  %s\n" % (r["variant"], r["n"], "  ".join(
             "%6.2f+-%.2f" % (r["prices"][k], r["price_se"][k]) for k in range(5))))
+    w("\nSales after which the country's price did not move (its cards turned over, the same sum):\n")
+    w("%-9s %2s  %s\n" % ("variant", "N", "unmoved"))
+    for r in results:
+        w("%-9s %2d  %6.1f%%\n" % (r["variant"], r["n"], 100 * r["still"]))
     avg = static_check(cards)
     w("\nCard list: average signs per card side by country: %s\n" % ", ".join(
         "%s %.2f" % (cards.countries[k], avg[k]) for k in range(5)))

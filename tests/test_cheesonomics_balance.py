@@ -22,7 +22,7 @@ def test_table_and_plot_for_every_count_and_variant(tmp_path):
     for v in ("basic", "advanced"):
         for n in (2, 3, 4, 5):
             rows = [l for l in out.splitlines() if l.split()[:2] == [v, str(n)]]
-            assert len(rows) == 3, (v, n)          # main table, animal bonuses, prices
+            assert len(rows) == 4, (v, n)          # main table, animal bonuses, prices, unmoved
     row = [l for l in out.splitlines() if l.split()[:2] == ["basic", "3"]][0].split()
     assert abs(sum(float(x) for x in row[2:5]) - 100.0) < 0.5     # seat win rates add up
     assert "Market card list: fair" in out
@@ -46,6 +46,26 @@ def test_a_lopsided_card_list_is_called_unfair(tmp_path):
     prices = [l for l in p.stdout.splitlines() if l.startswith("basic") and "+-" in l][0].split()
     france, greece = float(prices[2].split("+-")[0]), float(prices[6].split("+-")[0])
     assert france > greece + 2
+
+
+def test_a_list_whose_cards_turn_over_to_the_same_price_is_seen(tmp_path):
+    """Cards with the same signs on both sides never move a price: every sale
+    leaves its country where it was (the lab's 'unmoved' row says 100%)."""
+    with open(os.path.join(REPO, "firmware", "cheesonomics", "cards.json")) as f:
+        raw = json.load(f)
+    for e in raw["market"]:
+        e[2] = e[1]
+    path = tmp_path / "still.json"
+    path.write_text(json.dumps(raw))
+    p = run("--games", "30", "--players", "3", "--variant", "basic", "--cards", str(path), "--plot", "")
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    i = next(k for k, l in enumerate(lines) if l.startswith("Sales after which"))
+    assert lines[i + 2].split() == ["basic", "3", "100.0%"]
+    p = run("--games", "30", "--players", "3", "--variant", "basic", "--plot", "")
+    lines = p.stdout.splitlines()
+    i = next(k for k, l in enumerate(lines) if l.startswith("Sales after which"))
+    assert float(lines[i + 2].split()[2][:-1]) < 60.0      # our list: most sales move the price
 
 
 def test_bad_options_and_card_file_exit_2(tmp_path):
