@@ -124,6 +124,8 @@ def _cheesonomics():
         t.press(0)                      # advanced
         t.press("roll")
         market = t.wait_event("market", 5000)
+        for _ in range(3):              # the market layout, sector by sector
+            t.press("roll")
         first = int(market["first"][1:]) - 1
         for s in (first, (first + 1) % 5):
             since = len(t.events)

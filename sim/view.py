@@ -57,6 +57,8 @@ HINTS = {
     "resume": "ROLL: resume the saved game; L (hold ROLL): a new game",
     "variant": "any buzzer: basic (die 6: -) or advanced (+); ROLL starts",
     "final": "ROLL: another game, same players; L (hold ROLL): back to joining",
+    "layout": "lay out the market cards the dice show (number among its country's cards, side A/B;"
+              " die 6: sector 1-3), deal the others; ROLL or a buzzer: next sector",
 }
 COMPACT_W = 112     # narrower (or lower) than this: help below the box, no borders
 COMPACT_H = 30

@@ -48,13 +48,14 @@ PLAY = const(10)
 
 
 def _forget_game(path):
-    """Drop a game's module (and on the Pico, for a game in its own package,
-    the whole package) so the next game has the heap. On CPython (the
-    simulator, tests, host tools) the package stays: the host program shares
-    its modules, and a second copy would bring second copies of its classes."""
+    """On the Pico, leaving a game in a package of its own (Cheesonomics) drops
+    that package, so the next game has the heap. Cheese Master stays: it is
+    the box's first game, loaded at every power-up, and loading it again and
+    again would only cut the heap into pieces. On CPython (the simulator,
+    tests, host tools) nothing is dropped: the host program shares its
+    modules, and a second copy would bring second copies of its classes."""
     import sys
     pkg = path.split(".")[0]
-    forget(path)
     if pkg == "cheesebox" or sys.implementation.name != "micropython":
         return
     for m in list(sys.modules):
@@ -84,7 +85,7 @@ class Box:
         self.keep = {}                 # what games keep across tables (a game's last settings)
         self.game = None               # the game playing (a game.py object)
         self.picked = game             # games.GAMES number offered at joining
-        self.module = games.load(game)
+        self.module = None             # its module (loaded below: the saved game's, if any)
         now = port.ticks_ms()
         self.now = now
         self.roll_down = False
@@ -112,30 +113,29 @@ class Box:
         self._animate = True
         self.redraw = True             # tracks need drawing (input, timer, state)
         self.look = -1                 # the picture last drawn (game.look, stuck blink)
+        offer = None
         if store is not None:
             saved = store.load()
             if store.problem:
                 self.problem(store.problem)
             if saved is not None:
-                self._offer(saved)
+                # the saved game's own module checks it and offers it
+                i = games.index(saved.get("game", games.GAMES[0][0]))
+                if i < 0:
+                    self.problem("saved game unusable: no game %r here" % (saved.get("game"),))
+                    store.clear()
+                else:
+                    self.picked = i
+                    offer = saved
+        self.module = games.load(self.picked)
+        if offer is not None:
+            self.saved = self.module.unpack(self, offer)
         self.log("boot", {"board": board.name, "resume": self.saved is not None})
         if self.saved is not None:
             self.mode = RESUME
             if resume_now:               # back from a watchdog reset: no questions
                 self._resume()
         self._render_dice()
-
-    def _offer(self, d):
-        """A saved game, checked by its own game module, to offer at power-up."""
-        i = games.index(d.get("game", games.GAMES[0][0]) if isinstance(d, dict) else "")
-        if i < 0:
-            self.problem("saved game unusable: no game %r here" % (d.get("game"),))
-            self.store.clear()
-            return
-        if i != self.picked:
-            self.picked = i
-            self.module = games.load(i)
-        self.saved = self.module.unpack(self, d)
 
     @property
     def animate(self):

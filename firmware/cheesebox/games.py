@@ -1,7 +1,8 @@
 """The games the box hosts, in the order the joining screen offers them.
 
 Each entry names a game module (see game.py for what it provides). The box
-imports only the game it plays, so the other game's code takes no heap.
+imports a game when it is offered; on the Pico, a game in a package of its
+own is dropped again when the table picks another (box.py, _forget_game).
 Adding a game is one line here.
 """
 

@@ -140,14 +140,18 @@ class Bank(Turns):
         self._award(unsold, self.sold)
 
     # -- market cards by label ------------------------------------------------------
-    def card_label(self, m):
-        """'Italy 3': the country and the card's number among its 5 (card list order)."""
+    def card_number(self, m):
+        """Market card m's number among its country's 5 (1..5, card list order)."""
         c = self.cards.country[m]
         i = 1
         for x in range(m):
             if self.cards.country[x] == c:
                 i += 1
-        return "%s %d" % (self.cards.countries[c], i)
+        return i
+
+    def card_label(self, m):
+        """'Italy 3': the country and the card's number among its 5 (card list order)."""
+        return "%s %d" % (self.cards.countries[self.cards.country[m]], self.card_number(m))
 
     def card_by_label(self, country, i):
         """Market card number i (1..5) of `country`, as a player keys it in."""

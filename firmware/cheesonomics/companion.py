@@ -38,7 +38,8 @@ MAX_PLAYERS = const(5)
 VARIANT = const(1)
 TURN = const(2)
 FINAL = const(3)
-STATE_NAMES = ("join", "variant", "turn", "final")
+LAYOUT = const(4)       # advanced: the dice show the market cards to lay out, sector by sector
+STATE_NAMES = ("join", "variant", "turn", "final", "layout")
 
 # entry steps: (lowest, highest) value, the track colour that says which step
 ACT = const(0)
@@ -149,7 +150,12 @@ def resume(box, saved):
     g.advanced = bool(bank.advanced)
     box.games = games
     box.log("resume", {"round": sum(bank.turns), "points": {}})
-    g.set_state(FINAL if bank.over else TURN)
+    if bank.over:
+        g.set_state(FINAL)
+    elif g.advanced and not sum(bank.turns):
+        g.set_state(LAYOUT)             # cut while the table laid the cards out
+    else:
+        g.set_state(TURN)
     return g
 
 
@@ -169,6 +175,7 @@ class Companion:
         self.sel = NO_VALUE             # the active player's value now (keys, dial)
         self.money_s = -1               # station whose money is shown, until money_until
         self.money_until = 0
+        self.page = 0                   # the layout's sector on the dice
         self.rows = bytearray(8)
 
     def start(self):
@@ -233,6 +240,9 @@ class Companion:
             box.tunes.play(sound.MENU, box.now)
             self._changed()
             return
+        if self.state == LAYOUT:
+            self._next_page()
+            return
         if self.state == TURN and s == self.active():
             v = box.plate_at(s, t_us)
             if not box.dials:
@@ -250,6 +260,8 @@ class Companion:
         box = self.box
         if self.state == VARIANT:
             self._new_game()
+        elif self.state == LAYOUT:
+            self._next_page()
         elif self.state == TURN:
             if self.k > 0:
                 self.k -= 1                 # back one step
@@ -268,7 +280,7 @@ class Companion:
         box = self.box
         self.bank = Bank(self.cards, len(self.stations), box.rng, self.advanced)
         box.games += 1
-        self.set_state(TURN)
+        self.set_state(LAYOUT if self.advanced else TURN)
         b = self.bank
         box.log("market", {"players": [name(s) for s in self.stations],
                            "variant": "advanced" if self.advanced else "basic",
@@ -279,6 +291,15 @@ class Companion:
                                      for i in range(15)]})
         box.tunes.play(sound.ROLL, box.now)
         self._save()
+
+    def _next_page(self):
+        """The table has laid out this sector's cards: the next, then play."""
+        self.page += 1
+        self.box.tunes.play(sound.MENU, self.box.now)
+        if self.page >= 3:
+            self.set_state(TURN)
+        else:
+            self._changed()
 
     def _save(self):
         if self.bank.over:
@@ -422,6 +443,8 @@ class Companion:
         box = self.box
         self.state = st
         self.state_at = box.now
+        if st == LAYOUT:
+            self.page = 0
         if st == TURN:
             # a turn starts: nothing entered yet; a dial shows its value at
             # once (it reports only when it moves); the active player's own
@@ -485,12 +508,29 @@ class Companion:
         if self.state == FINAL:
             self._draw_final(0)
             return
+        if self.state == LAYOUT:
+            self._draw_layout()
+            return
         self._draw_prices(0)
         if self.money_s >= 0:
             self._money(4, self.bank.money[self.seat(self.money_s)], self.money_s)
             return
         s = self.active()
         d.pattern(5, rows_for("P%d" % (s + 1), rows), STATION[s], "P%d" % s)
+
+    def _draw_layout(self):
+        """Advanced: sector page+1's five market cards, each as its number among
+        its country's cards and the side up ("3B": the third Italy card, side B,
+        in Italy's colour); die 6 the sector. The cards never shown are dealt."""
+        d = self.box.display
+        b = self.bank
+        cs = self.cards.country
+        for i in range(5):
+            pos = self.page * 5 + i
+            m = b.mk[pos]
+            text = "%d%s" % (b.card_number(m), "AB"[b.side[pos]])
+            d.pattern(i, rows_for(text, self.rows), COUNTRY_RGB[cs[m]], "L%d%s" % (cs[m], text))
+        d.pattern(5, rows_for(str(self.page + 1), self.rows), WHITE, "S%d" % self.page)
 
     def _draw_prices(self, blink):
         d = self.box.display
@@ -541,7 +581,7 @@ class Companion:
                 d.score(s, 0, OFF)
                 d.wheel(s, OFF)
                 continue
-            if self.state == VARIANT or b is None:
+            if self.state == VARIANT or self.state == LAYOUT or b is None:
                 d.score(s, 7, STATION[s])
                 d.wheel(s, OFF)
                 continue

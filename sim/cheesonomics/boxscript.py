@@ -62,6 +62,8 @@ def run(sim, cmd, args, player):
         if g.advanced != (args[0] == "advanced"):
             sim.press(g.stations[0])
         sim.press(8)
+        while box.state_name() == "layout":
+            sim.press(8)                # the table lays out a sector of market cards: next
         return
     if not args:
         raise ScriptError("usage: %s Pn ..." % cmd)

@@ -21,6 +21,27 @@ def play(script, name="pico-4p", seed=1, animate=False, **kw):
     return run_script(sim, script), sim
 
 
+START_CHEESONOMICS = "game cheesonomics\nplayers 3\nvariant basic\n"     # seed 1: P2 plays first
+
+
+def play_logged(script, name="pico-8p", fs=None, seed=1):
+    """Run a scenario text, headless; returns (result, sim, event-log lines)."""
+    lines = []
+    sim = Sim(board(name), seed=seed, log=lines.append, fs=fs)
+    sim.box.animate = False
+    return run_script(sim, script), sim, lines
+
+
+def logged(lines, ev):
+    """The events of kind `ev` among event-log lines."""
+    out = []
+    for x in lines:
+        e = json.loads(x)
+        if e["ev"] == ev:
+            out.append(e)
+    return out
+
+
 def fails(script, name="pico-4p"):
     """The ScenarioError message a bad scenario stops with ('' if none)."""
     try:
