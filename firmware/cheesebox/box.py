@@ -129,7 +129,12 @@ class Box:
                     offer = saved
         self.module = games.load(self.picked)
         if offer is not None:
-            self.saved = self.module.unpack(self, offer)
+            try:
+                self.saved = self.module.unpack(self, offer)
+            except (KeyError, ValueError, TypeError, IndexError) as e:
+                # a file that passed its checksum can still hold nonsense: never a crash
+                self.problem("saved game unusable: %s" % e)
+                store.clear()
         self.log("boot", {"board": board.name, "resume": self.saved is not None})
         if self.saved is not None:
             self.mode = RESUME

@@ -76,7 +76,8 @@ def new(box, players):
 
 
 def unpack(box, d):
-    """A saved game checked (resume.py, loaded for this and dropped), or None."""
+    """A saved game checked (resume.py, loaded for this and dropped); raises
+    saying why it is unusable."""
     from cheesebox import resume
     try:
         return resume.unpack(box, d)

@@ -11,8 +11,9 @@ Module level
     MIN_PLAYERS, MAX_PLAYERS
     fits(board)            -- "" or why this board cannot host the game
     draw_join(box, k)      -- the dice while k players have joined
-    unpack(box, d)         -- a saved game (save.py's dict) checked, or None
-                              (say why with box.problem)
+    unpack(box, d)         -- a saved game (save.py's dict) checked; raises
+                              KeyError, ValueError, TypeError or IndexError
+                              saying why (the box tells the table, drops it)
     render_saved(box, saved) -- the tracks while the box offers it
     resume(box, saved)     -- the game object, resumed
     new(box, players)      -- the game object for these stations

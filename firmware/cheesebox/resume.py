@@ -59,30 +59,25 @@ def restore(d, electronic, false_start_costs=False):
 
 def unpack(box, d):
     """(match, campaign, joined, choice, in_play, games) from a saved state,
-    every field checked; None (and the file dropped) if anything is off."""
-    try:
-        if d["board"] != box.board.name:
-            raise ValueError("saved on board %r" % d["board"])
-        joined = bytearray(8)
-        for s in range(8):
-            joined[s] = 1 if d["joined"][s] else 0
-            if joined[s] and s >= box.n:
-                raise ValueError("station %d is not on this board" % (s + 1))
-        in_play = bytes(d["in_play"])
-        if not in_play or any(x >= N_DICE for x in in_play):
-            raise ValueError("dice out of range")
-        m = restore(d["match"], box.board.electronic, box.false_start_costs)
-        m.dials = box.dials
-        for s in range(8):
-            if m.joined[s] and s >= box.n:
-                raise ValueError("station %d is not on this board" % (s + 1))
-        c = None
-        if d["campaign"] is not None:
-            c = Campaign(box.rng)
-            c.restore(d["campaign"])
-        return (m, c, joined, int(d["choice"]) % len(CHOICES), in_play, int(d["games"]))
-    except (KeyError, ValueError, TypeError, IndexError) as e:
-        box.problem("saved game unusable: %s" % e)
-        if box.store is not None:
-            box.store.clear()
-        return None
+    every field checked: KeyError, ValueError, TypeError or IndexError says
+    what is off (the box then says so and drops the file)."""
+    if d["board"] != box.board.name:
+        raise ValueError("saved on board %r" % d["board"])
+    joined = bytearray(8)
+    for s in range(8):
+        joined[s] = 1 if d["joined"][s] else 0
+        if joined[s] and s >= box.n:
+            raise ValueError("station %d is not on this board" % (s + 1))
+    in_play = bytes(d["in_play"])
+    if not in_play or any(x >= N_DICE for x in in_play):
+        raise ValueError("dice out of range")
+    m = restore(d["match"], box.board.electronic, box.false_start_costs)
+    m.dials = box.dials
+    for s in range(8):
+        if m.joined[s] and s >= box.n:
+            raise ValueError("station %d is not on this board" % (s + 1))
+    c = None
+    if d["campaign"] is not None:
+        c = Campaign(box.rng)
+        c.restore(d["campaign"])
+    return (m, c, joined, int(d["choice"]) % len(CHOICES), in_play, int(d["games"]))

@@ -107,29 +107,25 @@ def _load_cards():
 
 
 def unpack(box, d):
-    """A saved game checked field by field, or None (said, and dropped)."""
+    """A saved game checked field by field; raises saying why it is unusable
+    (RuleError is a ValueError)."""
     from cheesonomics.bank import restore
-    try:
-        if d["board"] != box.board.name:
-            raise ValueError("saved on board %r" % d["board"])
-        stations = d["stations"]
-        if not isinstance(stations, list) or not MIN_PLAYERS <= len(stations) <= MAX_PLAYERS:
-            raise ValueError("saved stations: %r" % (stations,))
-        for s in stations:
-            if type(s) is not int or not 0 <= s < box.n or stations.count(s) != 1:
-                raise ValueError("saved station %r is not one here" % (s,))
-        bank = restore(_load_cards(), d["bank"])
-        if bank.n != len(stations):
-            raise ValueError("saved bank has %d players, %d stations" % (bank.n, len(stations)))
-        games = d.get("games", 1)
-        if type(games) is not int or games < 1:
-            raise ValueError("saved games: %r" % (games,))
-        return (stations, bank, games)
-    except (KeyError, ValueError, TypeError, IndexError, RuleError) as e:
-        box.problem("saved game unusable: %s" % e)
-        if box.store is not None:
-            box.store.clear()
-        return None
+    if d["board"] != box.board.name:
+        raise ValueError("saved on board %r" % d["board"])
+    stations = d["stations"]
+    if not isinstance(stations, list) or not MIN_PLAYERS <= len(stations) <= MAX_PLAYERS:
+        raise ValueError("saved stations: %r" % (stations,))
+    for s in stations:
+        if type(s) is not int or not 0 <= s < box.n or stations.count(s) != 1:
+            raise ValueError("saved station %r is not one here" % (s,))
+    cards = _load_cards()
+    bank = restore(cards, d["bank"])
+    if bank.n != len(stations):
+        raise ValueError("saved bank has %d players, %d stations" % (bank.n, len(stations)))
+    games = d.get("games", 1)
+    if type(games) is not int or games < 1:
+        raise ValueError("saved games: %r" % (games,))
+    return (stations, bank, games, cards)
 
 
 def render_saved(box, saved):
@@ -142,8 +138,8 @@ def render_saved(box, saved):
 
 
 def resume(box, saved):
-    stations, bank, games = saved
-    g = Companion(box, stations)
+    stations, bank, games, cards = saved
+    g = Companion(box, stations, cards)
     for s in range(8):
         box.joined[s] = 1 if s in stations else 0
     g.bank = bank
@@ -162,10 +158,10 @@ def resume(box, saved):
 class Companion:
     """One Cheesonomics game at the table, the box as market and bank."""
 
-    def __init__(self, box, players):
+    def __init__(self, box, players, cards=None):
         self.box = box
         self.stations = list(players)   # seat i plays at station stations[i], clockwise
-        self.cards = _load_cards()
+        self.cards = cards if cards is not None else _load_cards()
         self.advanced = box.keep.get("advanced", False)     # the table's last choice
         self.bank = None
         self.state = VARIANT
