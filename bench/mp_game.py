@@ -86,8 +86,8 @@ def phases():
     from cheesebox.board import load_board
     from cheesebox.box import Box  # noqa: F401  (the firmware's imports)
     yield "after_firmware_imports"
-    from cheesebox.dice import CHOICES, RandomRoller
-    from cheesebox.faces import face_id
+    from cheesemaster.dice import CHOICES, RandomRoller
+    from cheesemaster.faces import face_id
     from cheesebox.save import Store
     from sim.rng import SeededRandom
     from sim.simfs import SimFS

@@ -16,9 +16,9 @@ from emu.table import MS, EmuTable
 LOOP_CODE = """
 import time, random, gc
 gc.collect()
-from cheesebox.app import load
+from rp2port.app import load
 from cheesebox.box import Box
-from cheesebox.port_rp2 import Rp2Port
+from rp2port.port import Rp2Port
 board, dice = load()
 port = Rp2Port(board)
 box = Box(board, port, random, dice=dice)

@@ -42,10 +42,10 @@ KIB = 1024
 sys.path[:0] = [str(REPO / "firmware"), str(REPO)]
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
-from cheesebox import faces as F  # noqa: E402
-from cheesebox import match as M  # noqa: E402
+from cheesemaster import faces as F  # noqa: E402
+from cheesemaster import match as M  # noqa: E402
 from cheesebox.board import read_board  # noqa: E402
-from cheesebox.rules import cheese_left  # noqa: E402
+from cheesemaster.rules import cheese_left  # noqa: E402
 from sim.scenario import Sim, run_line, run_script  # noqa: E402
 from sim.scenario import match_of
 

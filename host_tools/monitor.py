@@ -330,7 +330,7 @@ class Referee:
             return "card"
         mark = ""
         if self.left is not None:
-            from cheesebox.rules import answer_is_right
+            from cheesemaster.rules import answer_is_right
             mark = " right" if answer_is_right(plate, self.left) else " WRONG"
         return ("7+" if plate >= 7 else str(plate)) + mark
 

@@ -19,7 +19,7 @@ import statistics
 import sys
 
 import eventlog as EL
-from cheesebox.rules import PLATE_MAX, answer_is_right
+from cheesemaster.rules import PLATE_MAX, answer_is_right
 
 CAUSES = ("no wheel", "wrong", "penalty", "false start", "refused")
 

@@ -29,7 +29,7 @@ from xml.sax.saxutils import escape
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "firmware"))
 
-from cheesebox import pixels  # noqa: E402
+from rp2port import pixels  # noqa: E402
 from cheesebox.board import MATRIX_PIXELS, TRACK_PIXELS, BoardError, load_board  # noqa: E402
 
 BOARDS = REPO / "boards"
@@ -701,7 +701,7 @@ def draw_power(s, board, ext):
 
 
 def draw_budget(s, board, b, x, y):
-    s.text(x, y, "Power budget (numbers from firmware/cheesebox/pixels.py)", 16, "start", weight="bold")
+    s.text(x, y, "Power budget (numbers from firmware/rp2port/pixels.py)", 16, "start", weight="bold")
     names = " + ".join("%d (%s)" % (c.pixels, c.name) for c in board.chains)
     lit_room = max(b["room"], 0)
     ext = external_supply(board)

@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.join(ROOT, "firmware"))
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
 from cheesebox.board import BoardError, read_board  # noqa: E402
-from cheesebox.dice import DiceError, load_dice  # noqa: E402
+from cheesemaster.dice import DiceError, load_dice  # noqa: E402
 from sim.scenario import ScenarioError, Sim, run_script, unused_roll  # noqa: E402
 
 

@@ -6,8 +6,8 @@ simulated port, so the firmware sees exactly what it would on the board.
 Virtual time jumps from event to event: nothing ticks while nothing happens.
 """
 from cheesebox import box as B
-from cheesebox import faces as F
-from cheesebox.dice import CHOICES
+from cheesemaster import faces as F
+from cheesemaster.dice import CHOICES
 from cheesebox.events import EventLog
 from cheesebox.save import Store
 from sim import drive
@@ -64,7 +64,7 @@ class Sim:
     """A box on a simulated port, with a virtual clock the driver moves."""
 
     def __init__(self, board, seed=1, dice=None, false_start_costs=False, fs=None, log=None):
-        from cheesebox.dice import RandomRoller
+        from cheesemaster.dice import RandomRoller
         self.board = board
         self.seed = seed
         self.rng = SeededRandom(seed)

@@ -21,12 +21,12 @@ from rich.table import Table
 from rich.text import Text
 
 from cheesebox import box as B
-from cheesebox import cheesemaster as CM
+from cheesemaster import flow as CM
 from cheesebox import sound
 from cheesebox.board import TRACK_PIXELS
-from cheesebox.dice import CHOICES
+from cheesemaster.dice import CHOICES
 from cheesebox.display import STATION
-from cheesebox.match import NO_ANSWER
+from cheesemaster.match import NO_ANSWER
 from sim.keys import ESC, Keys
 from sim.scenario import ScenarioError, Sim, run_script
 from sim.simport import ROLL_BIT

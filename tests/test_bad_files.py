@@ -4,12 +4,12 @@ Every bad file is a small mutation of a good one (boards/pico-4p.json,
 boards/pico-8p.json, the default dice), written to disk and refused on all
 three paths that read it:
 
-  (a) cheesebox.board.read_board / cheesebox.dice.load_dice: BoardError /
+  (a) cheesebox.board.read_board / cheesemaster.dice.load_dice: BoardError /
       DiceError whose message names the file and the field;
   (b) the simulator's command line: exit code 2, "error: <file>: ... <field>"
       on stderr, no traceback (in-process for every case, and a handful
       through a real `python -m sim` subprocess);
-  (c) the Pico's start-up (cheesebox.app.load, with fake machine/micropython
+  (c) the Pico's start-up (rp2port.app.load, with fake machine/micropython
       modules): the message is printed naming the file and the field, the
       LED blinks the error code (1 board, 2 dice) once per cycle, the dice
       show a red X and the digit when the board is known, and nothing is
@@ -27,8 +27,8 @@ import sys
 import pytest
 
 from cheesebox.board import BoardError, read_board
-from cheesebox.dice import DiceError, load_dice
-from cheesebox.dicefile import DEFAULT_DICE
+from cheesemaster.dice import DiceError, load_dice
+from cheesemaster.dicefile import DEFAULT_DICE
 from sim.scenario import match_of
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -411,7 +411,7 @@ class FakePico:
 
 
 class FakeRp2Port:
-    """cheesebox.port_rp2.Rp2Port for show_error: records what the LEDs get."""
+    """rp2port.port.Rp2Port for show_error: records what the LEDs get."""
     shown = {}
 
     def __init__(self, board):
@@ -426,21 +426,21 @@ class FakeRp2Port:
 
 @pytest.fixture
 def pico(monkeypatch, tmp_path):
-    """cheesebox.app imported against a fake Pico, in an empty flash (cwd)."""
+    """rp2port.app imported against a fake Pico, in an empty flash (cwd)."""
     fake = FakePico()
     monkeypatch.setitem(sys.modules, "machine", fake.machine)
     monkeypatch.setitem(sys.modules, "micropython", fake.micropython)
-    port_mod = type(sys)("cheesebox.port_rp2")
+    port_mod = type(sys)("rp2port.port")
     port_mod.Rp2Port = FakeRp2Port
     FakeRp2Port.shown = {}
-    monkeypatch.setitem(sys.modules, "cheesebox.port_rp2", port_mod)
-    monkeypatch.delitem(sys.modules, "cheesebox.app", raising=False)
-    app = importlib.import_module("cheesebox.app")
+    monkeypatch.setitem(sys.modules, "rp2port.port", port_mod)
+    monkeypatch.delitem(sys.modules, "rp2port.app", raising=False)
+    app = importlib.import_module("rp2port.app")
     monkeypatch.setattr(app, "time", fake.time)
     monkeypatch.chdir(tmp_path)
     fake.app = app
     yield fake
-    sys.modules.pop("cheesebox.app", None)
+    sys.modules.pop("rp2port.app", None)
 
 
 def _copy(src, dst):

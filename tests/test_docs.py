@@ -6,8 +6,8 @@ import re
 import subprocess
 import sys
 
-from cheesebox import faces as F
-from cheesebox.dice import default_dice, load_dice
+from cheesemaster import faces as F
+from cheesemaster.dice import default_dice, load_dice
 from sim import docpics
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -5,7 +5,7 @@ from Adafruit's NeoPixel library. Both must put the same bytes on the wire.
 """
 import random
 
-from cheesebox import pixels
+from rp2port import pixels
 from cheesebox.board import read_board
 from sim.wire import WireEncoder
 

@@ -20,8 +20,8 @@ import pytest
 
 from cheesebox import display as D
 from cheesebox import save as S
-from cheesebox import sampler as SP
-from cheesebox.resume import restore
+from rp2port import sampler as SP
+from cheesemaster.resume import restore
 from flowkit import board
 from sim.scenario import Sim, run_script
 from sim.simfs import SimFS, PowerCut

@@ -25,8 +25,8 @@ def consts(rel):
     return out
 
 
-PORT = consts("firmware/cheesebox/port_rp2.py")
-APP = consts("firmware/cheesebox/app.py")
+PORT = consts("firmware/rp2port/port.py")
+APP = consts("firmware/rp2port/app.py")
 
 
 def test_dma_segment_fits_the_rp2350_count_field():

@@ -14,8 +14,8 @@ except ImportError:  # MicroPython: annotations are never evaluated
 
 from cheesebox.board import (ADC_PINS, LAYOUTS, MATRIX_PIXELS, MAX_PIN, MCUS, OFF_HEADER, ORDERS,
                              PLATE_TYPES, TRACK_PIXELS, Board, BoardError, Chain)
-from cheesebox.dice import N_DICE
-from cheesebox.sampler import MAX_WINDOW
+from cheesemaster.dice import N_DICE
+from rp2port.sampler import MAX_WINDOW
 
 
 def _fail(src, field, what) -> "NoReturn":

@@ -28,7 +28,7 @@ except ImportError:  # CPython: the simulator and host tools
 
 from cheesebox import forget, games, run_once, sound, ticks
 from cheesebox.capture import Capture, PRESS
-from cheesebox.dice import N_DICE, RandomRoller, default_dice
+from cheesemaster.dice import N_DICE, RandomRoller, default_dice
 from cheesebox.display import OFF, STATION, STUCK, Display
 from cheesebox.events import EventLog, name
 
@@ -47,17 +47,15 @@ RESUME = const(9)
 PLAY = const(10)
 
 
-def _forget_game(path):
-    """On the Pico, leaving a game in a package of its own (Cheesonomics) drops
-    that package, so the next game has the heap. Cheese Master stays: it is
-    the box's first game, loaded at every power-up, and loading it again and
-    again would only cut the heap into pieces. On CPython (the simulator,
-    tests, host tools) nothing is dropped: the host program shares its
-    modules, and a second copy would bring second copies of its classes."""
+def _forget_game(entry):
+    """On the Pico, leaving a game that is not resident (games.py) drops its
+    package, so the next game has the heap. On CPython (the simulator, tests,
+    host tools) nothing is dropped: the host program shares its modules, and
+    a second copy would bring second copies of its classes."""
     import sys
-    pkg = path.split(".")[0]
-    if pkg == "cheesebox" or sys.implementation.name != "micropython":
+    if entry[games.RESIDENT] or sys.implementation.name != "micropython":
         return
+    pkg = entry[games.MODULE].split(".")[0]
     for m in list(sys.modules):
         if m.startswith(pkg + "."):
             forget(m)
@@ -120,7 +118,7 @@ class Box:
                 self.problem(store.problem)
             if saved is not None:
                 # the saved game's own module checks it and offers it
-                i = games.index(saved.get("game", games.GAMES[0][0]))
+                i = games.index(saved.get("game", games.GAMES[0][games.NAME]))
                 if i < 0:
                     self.problem("saved game unusable: no game %r here" % (saved.get("game"),))
                     store.clear()
@@ -390,7 +388,7 @@ class Box:
         i %= len(games.GAMES)
         if i != self.picked:
             self.module = None
-            _forget_game(games.GAMES[self.picked][1])
+            _forget_game(games.GAMES[self.picked])
             self.picked = i
             self.module = games.load(i)
         self.tunes.play(sound.MENU, self.now)

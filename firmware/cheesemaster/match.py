@@ -10,7 +10,7 @@ except ImportError:  # CPython: the simulator and host tools
     def const(x):
         return x
 
-from cheesebox.rules import answer_is_right
+from cheesemaster.rules import answer_is_right
 
 START_POINTS = const(7)
 FLIP_BELOW = const(4)      # the cheesemaker card is flipped below 4 points

@@ -8,7 +8,7 @@ except ImportError:  # CPython: the simulator and host tools
     def const(x):
         return x
 
-from cheesebox import faces as F
+from cheesemaster import faces as F
 
 PLATE_MAX = const(7)   # the "7+" plate
 

@@ -35,11 +35,11 @@ import time
 import uctypes
 from micropython import const
 
-from cheesebox import pixels
-from cheesebox.pio_sampler import sampler_program
-from cheesebox.pio_ws2812 import FREQ as WS_FREQ
-from cheesebox.pio_ws2812 import ws2812_program
-from cheesebox.sampler import SampleDecoder
+from rp2port import pixels
+from rp2port.pio_sampler import sampler_program
+from rp2port.pio_ws2812 import FREQ as WS_FREQ
+from rp2port.pio_ws2812 import ws2812_program
+from rp2port.sampler import SampleDecoder
 
 RING_WORDS = const(64)          # DMA ring of sampler words
 RING_BITS = const(8)            # log2 of its size in bytes

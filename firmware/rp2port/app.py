@@ -14,7 +14,7 @@ import machine
 import micropython
 
 from cheesebox.board import BoardError, load_board
-from cheesebox.dice import DiceError, load_dice
+from cheesemaster.dice import DiceError, load_dice
 
 BOARD_FILE = "board.json"
 DICE_FILE = "dice.json"
@@ -57,7 +57,7 @@ def show_error(code, message, board=None, seconds=None):
     if board is not None:
         try:
             from cheesebox.display import Display
-            from cheesebox.port_rp2 import Rp2Port
+            from rp2port.port import Rp2Port
             port = Rp2Port(board)
             d = Display(board)
             d.die(0, "cross")
@@ -136,7 +136,7 @@ def main():
     resume_now = _hung_loop_reset(wd)
     import random
     from cheesebox.box import Box
-    from cheesebox.port_rp2 import Rp2Port
+    from rp2port.port import Rp2Port
     import os
     from cheesebox.events import EventLog
     from cheesebox.save import Store

@@ -5,9 +5,9 @@ again (heap). A file that passed its checksum can still hold nonsense (another b
 that are not there, points out of range): every field is checked here, and
 anything off makes the saved game unusable rather than the box crash.
 """
-from cheesebox.campaign import Campaign
-from cheesebox.dice import CHOICES, N_DICE
-from cheesebox.match import MAX_STATIONS, NOBODY, OVER, START_POINTS, Match
+from cheesemaster.campaign import Campaign
+from cheesemaster.dice import CHOICES, N_DICE
+from cheesemaster.match import MAX_STATIONS, NOBODY, OVER, START_POINTS, Match
 
 
 def _station(v, what, allowed):

@@ -16,13 +16,13 @@ except ImportError:  # CPython: the simulator and host tools
         return x
 
 from cheesebox import forget, ticks
-from cheesebox import match as M
+from cheesemaster import match as M
 from cheesebox import sound
-from cheesebox.dice import CAMPAIGN, CHOICES, N_DICE, dice_for_choice
+from cheesemaster.dice import CAMPAIGN, CHOICES, N_DICE, dice_for_choice
 from cheesebox.display import BAD, MARK, OFF, OUT, SCORE, SCORE_LOW, STATION, WHEEL
 from cheesebox.events import name
-from cheesebox.faces import NAMES as FACE_NAMES
-from cheesebox.rules import count_ids
+from cheesemaster.faces import NAMES as FACE_NAMES
+from cheesemaster.rules import count_ids
 
 NAME = "cheese master"
 MIN_PLAYERS = const(2)
@@ -78,12 +78,12 @@ def new(box, players):
 def unpack(box, d):
     """A saved game checked (resume.py, loaded for this and dropped); raises
     saying why it is unusable."""
-    from cheesebox import resume
+    from cheesemaster import resume
     try:
         return resume.unpack(box, d)
     finally:
         del resume
-        forget("resume")
+        forget("cheesemaster.resume")
 
 
 def render_saved(box, saved):
@@ -275,7 +275,7 @@ class CheeseMaster:
         if st == MENU:
             self.campaign = None
             if self.choice == CAMPAIGN:
-                from cheesebox.campaign import Campaign     # only for a campaign (heap)
+                from cheesemaster.campaign import Campaign     # only for a campaign (heap)
                 self.campaign = Campaign(self.box.rng)
             self._new_game(None)
         elif st == READY or st == TOUR:

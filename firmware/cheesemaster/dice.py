@@ -26,12 +26,12 @@ def load_dice(spec, source="dice file"):
     yellow dice, then the dog, innkeeper and king dice). The checking code
     (dicefile.py) is loaded for this and dropped again.
     """
-    return run_once("dicefile", "load", spec, source)
+    return run_once("cheesemaster.dicefile", "load", spec, source)
 
 
 def default_dice():
     """(names, faces) of the rulings' default dice."""
-    return run_once("dicefile", "default")
+    return run_once("cheesemaster.dicefile", "default")
 
 
 def dice_for_choice(choice):
