@@ -19,9 +19,9 @@ gc.collect()
 from rp2port.app import load
 from cheesebox.box import Box
 from rp2port.port import Rp2Port
-board, dice = load()
+board = load()
 port = Rp2Port(board)
-box = Box(board, port, random, dice=dice)
+box = Box(board, port, random)
 box.step()
 N = 100
 t0 = time.ticks_us()

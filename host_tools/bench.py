@@ -126,7 +126,7 @@ def make_game(board) -> tuple[str, dict]:
             raise BenchError("the generated game did not end in 200 rounds")
         m = match_of(box)
         act = [s for s in range(8) if m.active[s]]
-        faces = [F.NAMES[box.dice_faces[d][(rnd + 2 * d) % 6]] for d in box.game.in_play]
+        faces = [F.NAMES[box.game.dice_faces[d][(rnd + 2 * d) % 6]] for d in box.game.in_play]
         left = cheese_left(faces)
         do("# round %d: %d left, %d players" % (rnd, left, len(act)))
         do("roll " + " ".join(faces))

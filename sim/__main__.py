@@ -52,16 +52,21 @@ def read_script(path):
 
 
 def load_dice_file(path):
+    """The dice file's text, checked here first with the firmware's own
+    check (a bad file stops the simulator with its message), then put on the
+    simulated flash as dice.json, where the box reads it as a Pico does."""
     try:
         with open(path) as f:
-            spec = json.loads(f.read())
+            text = f.read()
+        spec = json.loads(text)
     except OSError as e:
         raise DiceError("%s: cannot be read (%s)" % (path, e))
     except UnicodeError:
         raise DiceError("%s: is not a text file (not UTF-8)" % path)
     except (ValueError, RuntimeError, MemoryError) as e:   # RecursionError: too deep
         raise DiceError("%s: is not valid JSON (%s)" % (path, e))
-    return load_dice(spec, path)
+    load_dice(spec, path)
+    return text
 
 
 def main(argv=None):

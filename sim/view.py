@@ -196,9 +196,12 @@ class BoxView:
         lines = [Text() for _ in range(5)]
         for d in range(first, first + 3):
             gap = "  " if d > first else ""
-            label = box.dice_names[d]
-            if box.game is not None and box.module.NAME == "cheesonomics":
-                label = box.game.cards.countries[d] if d < 5 else "turn, money"
+            if box.module.NAME == "cheesonomics":
+                label = ""
+                if box.game is not None:
+                    label = box.game.cards.countries[d] if d < 5 else "turn, money"
+            else:
+                label = box.keep["dice"][0][d]
             name = "%d %s" % (d + 1, label)
             name = name.ljust(16) if len(name) <= 16 else name[:15] + "\u2026"
             playing = match_of(box) is not None and d in box.game.in_play

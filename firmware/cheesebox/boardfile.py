@@ -12,10 +12,8 @@ try:
 except ImportError:  # MicroPython: annotations are never evaluated
     pass
 
-from cheesebox.board import (ADC_PINS, LAYOUTS, MATRIX_PIXELS, MAX_PIN, MCUS, OFF_HEADER, ORDERS,
-                             PLATE_TYPES, TRACK_PIXELS, Board, BoardError, Chain)
-from cheesemaster.dice import N_DICE
-from rp2port.sampler import MAX_WINDOW
+from cheesebox.board import (ADC_PINS, LAYOUTS, MATRIX_PIXELS, MAX_PIN, MAX_WINDOW, MCUS, N_DICE,
+                             OFF_HEADER, ORDERS, PLATE_TYPES, TRACK_PIXELS, Board, BoardError, Chain)
 
 
 def _fail(src, field, what) -> "NoReturn":

@@ -28,7 +28,7 @@ except ImportError:  # CPython: the simulator and host tools
 
 from cheesebox import forget, games, run_once, sound, ticks
 from cheesebox.capture import Capture, PRESS
-from cheesemaster.dice import N_DICE, RandomRoller, default_dice
+from cheesebox.board import N_DICE
 from cheesebox.display import OFF, STATION, STUCK, Display
 from cheesebox.events import EventLog, name
 
@@ -65,14 +65,14 @@ def _forget_game(entry):
 class Box:
     """The box on any port (see port.py), hosting one game at a time."""
 
-    def __init__(self, board, port, rng, dice=None, roller=None, false_start_costs=False,
-                 store=None, log=None, resume_now=False, game=0):
+    def __init__(self, board, port, rng, store=None, log=None, resume_now=False, game=0,
+                 options=None):
         self.board = board
         self.port = port
         self.rng = rng
-        self.dice_names, self.dice_faces = dice if dice else default_dice()
-        self.roller = roller if roller else RandomRoller(rng)
-        self.false_start_costs = false_start_costs
+        # what the host sets for the games (house rules, the simulator's
+        # scripted dice): each game documents the keys it reads (game.py)
+        self.options = options if options is not None else {}
         self.capture = Capture(N_INPUTS, board.debounce_ms * 1000, rng, board.glitch_ms * 1000)
         self.display = Display(board)
         self.tunes = sound.TunePlayer(port)
@@ -105,6 +105,7 @@ class Box:
         self.log.clock = port.ticks_ms
         self.saved = None              # a saved unfinished game, offered at power-up
         self.notice = ""               # a problem to show at joining (bad saved file)
+        self.notice_code = 0           # its error code, shown beside the cross (0: none)
         self.down_since = array("i", [0] * N_INPUTS)   # when each input went down
         self.down = 0                  # inputs held down (bit mask)
         self.stuck = 0                 # inputs held too long: ignored until let go
@@ -125,10 +126,10 @@ class Box:
                 else:
                     self.picked = i
                     offer = saved
-        self.module = games.load(self.picked)
+        mod = self._load_game(self.picked)
         if offer is not None:
             try:
-                self.saved = self.module.unpack(self, offer)
+                self.saved = mod.unpack(self, offer)
             except (KeyError, ValueError, TypeError, IndexError) as e:
                 # a file that passed its checksum can still hold nonsense: never a crash
                 self.problem("saved game unusable: %s" % e)
@@ -349,6 +350,7 @@ class Box:
     def _on_join(self, s):
         self.joined[s] ^= 1
         self.notice = ""
+        self.notice_code = 0
         self.tunes.play(sound.JOIN if self.joined[s] else sound.LEAVE, self.now)
         self.log("join" if self.joined[s] else "leave", {"p": name(s)})
         if self._animate:
@@ -389,13 +391,23 @@ class Box:
         if i != self.picked:
             self.module = None
             _forget_game(games.GAMES[self.picked])
-            self.picked = i
-            self.module = games.load(i)
+            self.notice = ""             # the last game's problem is not this one's
+            self.notice_code = 0
+            self._load_game(i)
         self.tunes.play(sound.MENU, self.now)
         self.log("pick", {"game": self.module.NAME})
         self.redraw = True
         self._render_dice()
         return True
+
+    def _load_game(self, i):
+        """Game number i is offered now: imported, and told so (it reads its
+        own files then: Cheese Master its dice file)."""
+        self.picked = i
+        mod = games.load(i)
+        self.module = mod
+        mod.picked(self)
+        return mod
 
     def _start_game(self):
         """ROLL at joining: the picked game, if the table and board suit it."""
@@ -442,11 +454,18 @@ class Box:
         except OSError as e:              # flash full or failing: play on, say so
             self.log("error", {"what": "cannot save the game: %s" % e})
 
-    def problem(self, what):
+    def problem(self, what, code=0):
         """Something the table should know (a saved game that cannot be used, a
-        game this board cannot host): said on the log and, at joining, on the dice."""
+        game this board cannot host, a bad dice file): said on the log and, at
+        joining, on the dice: a cross, and the error code beside it if any."""
         self.notice = what
-        self.log("error", {"what": what})
+        self.notice_code = code
+        self.log("error", {"what": what, "code": code} if code else {"what": what})
+
+    def read_file(self, name):
+        """The text of file `name` on the box's flash, or None if there is none
+        (a game's own data: Cheese Master's dice.json). OSError if unreadable."""
+        return self.store.read(name) if self.store is not None else None
 
     def _resume(self):
         """Back to the saved game."""
@@ -472,6 +491,8 @@ class Box:
         self.module.draw_join(self, sum(self.joined))
         if self.notice:
             d.die(0, "cross")           # a problem was said (see the log)
+            if self.notice_code:
+                d.die(1, str(self.notice_code))
 
     def _render(self, now):
         if self.mode == PLAY:

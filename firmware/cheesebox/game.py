@@ -9,6 +9,9 @@ save(state) (None: nothing to resume), back_to_join(), problem(what).
 Module level
     NAME                   -- the game's name (games.py, the log, the console)
     MIN_PLAYERS, MAX_PLAYERS
+    picked(box)            -- the table is offered the game (also at power-up):
+                              read its own files now (box.read_file), say a
+                              bad one with box.problem(what, code)
     fits(board)            -- "" or why this board cannot host the game
     draw_join(box, k)      -- the dice while k players have joined
     unpack(box, d)         -- a saved game (save.py's dict) checked; raises
@@ -27,7 +30,7 @@ The game object
     draw_tracks(now, look), render_dice()
 """
 
-MODULE = ("NAME", "MIN_PLAYERS", "MAX_PLAYERS", "fits", "draw_join", "unpack", "render_saved",
+MODULE = ("NAME", "MIN_PLAYERS", "MAX_PLAYERS", "picked", "fits", "draw_join", "unpack", "render_saved",
           "resume", "new")
 OBJECT = ("state", "state_name", "rolling", "in_game", "status", "start", "on_buzz", "on_roll",
           "on_long_roll", "on_gesture", "on_answer", "timers", "timer_wake", "look", "draw_tracks",

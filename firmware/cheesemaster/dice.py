@@ -5,9 +5,9 @@ yellow A, B, C, then the orange dice in the order the rulebook adds them
 (dog, innkeeper, king). Matrix d of the box shows die d.
 """
 from cheesebox import run_once
+from cheesebox.board import N_DICE
 from cheesebox.rand import randbelow
 
-N_DICE = 6
 N_YELLOW = 3
 
 # Menu choices, in the order the ROLL menu cycles through them.

@@ -71,7 +71,7 @@ def unpack(box, d):
     in_play = bytes(d["in_play"])
     if not in_play or any(x >= N_DICE for x in in_play):
         raise ValueError("dice out of range")
-    m = restore(d["match"], box.board.electronic, box.false_start_costs)
+    m = restore(d["match"], box.board.electronic, box.options.get("false_start_costs", False))
     m.dials = box.dials
     for s in range(8):
         if m.joined[s] and s >= box.n:

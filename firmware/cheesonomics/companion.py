@@ -76,6 +76,11 @@ CYCLE_MS = const(2000)          # the final screen shows each player this long
 COIN = b"\x3c\x7e\xff\xff\xff\xff\x7e\x3c"
 
 
+def picked(box):
+    """The table is offered Cheesonomics: nothing to read yet (the card list
+    is read when a game starts or resumes, so the offer costs no heap)."""
+
+
 def fits(board):
     """Why this board cannot host the game, or ""."""
     if not board.electronic:

@@ -27,12 +27,12 @@ except ImportError:  # CPython: the simulator and host tools
 from array import array
 
 from cheesebox import ticks
+from cheesebox.board import MAX_WINDOW
 
 LOOP_US = const(16)       # one sampler loop
 LOOP_SHIFT = const(4)     # log2(LOOP_US)
 WORD_BITS = const(30)
 TICK_LOOP_BITS = const(26) # ticks_us wraps every 2**30 us = 2**26 loops
-MAX_WINDOW = const(12)    # button GPIOs must fit in 12 consecutive pins
 NO_PIN = const(255)
 
 
