@@ -85,7 +85,7 @@ def offered(box):
     s = box.saved
     if s is None or isinstance(s, dict):
         return norm(s)
-    m, c, joined, choice, in_play, games = s
+    joined, games, (m, c, choice, in_play) = s      # the box's envelope, the game's part
     return {"match": m.snapshot(), "campaign": c.snapshot() if c is not None else None,
             "joined": list(joined), "choice": choice, "in_play": list(in_play), "games": games}
 

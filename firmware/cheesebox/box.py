@@ -129,7 +129,8 @@ class Box:
         mod = self._load_game(self.picked)
         if offer is not None:
             try:
-                self.saved = mod.unpack(self, offer)
+                joined, played = self._unpack_envelope(offer)
+                self.saved = (joined, played, mod.unpack(self, offer))
             except (KeyError, ValueError, TypeError, IndexError) as e:
                 # a file that passed its checksum can still hold nonsense: never a crash
                 self.problem("saved game unusable: %s" % e)
@@ -449,7 +450,12 @@ class Box:
             if state is None:
                 self.store.clear()
             else:
+                # the envelope every game's save shares (save.py checks "v")
+                state["v"] = 1
                 state["game"] = self.module.NAME
+                state["board"] = self.board.name
+                state["joined"] = list(self.joined)
+                state["games"] = self.games
                 self.store.save(state)
         except OSError as e:              # flash full or failing: play on, say so
             self.log("error", {"what": "cannot save the game: %s" % e})
@@ -467,13 +473,34 @@ class Box:
         (a game's own data: Cheese Master's dice.json). OSError if unreadable."""
         return self.store.read(name) if self.store is not None else None
 
+    def _unpack_envelope(self, d):
+        """(joined, games) of a saved game, checked: saved on this board, its
+        stations here. Raises saying why not (the game checks only its part)."""
+        if d["board"] != self.board.name:
+            raise ValueError("saved on board %r" % d["board"])
+        saved = d["joined"]
+        if not isinstance(saved, list) or len(saved) != 8:
+            raise ValueError("saved joined: %r" % (saved,))
+        joined = bytearray(8)
+        for s in range(8):
+            joined[s] = 1 if saved[s] else 0
+            if joined[s] and s >= self.n:
+                raise ValueError("station %d is not on this board" % (s + 1))
+        played = d.get("games", 1)
+        if type(played) is not int or played < 0:
+            raise ValueError("saved games: %r" % (played,))
+        return joined, played
+
     def _resume(self):
         """Back to the saved game."""
         saved = self.saved
         self.saved = None
         if saved is None:
             return
-        self.game = self.module.resume(self, saved)
+        joined, self.games, state = saved
+        for s in range(8):
+            self.joined[s] = joined[s]
+        self.game = self.module.resume(self, state)
         self.mode = PLAY
 
     # -- drawing ----------------------------------------------------------
@@ -509,7 +536,7 @@ class Box:
         if self.mode == PLAY:
             self.game.draw_tracks(now, look >> 1)
         elif self.mode == RESUME:
-            self.module.render_saved(self, self.saved)
+            self.module.render_saved(self, self.saved[2])
         else:
             for s in range(self.n):
                 d.score(s, 7 if self.joined[s] else 0, STATION[s])

@@ -134,8 +134,7 @@ def render_saved(box, saved):
 def resume(box, saved):
     """The saved game again, between rounds, the marked player to roll."""
     g = CheeseMaster(box, None)
-    g.match, g.campaign, joined, g.choice, g.in_play, box.games = saved
-    box.joined = joined
+    g.match, g.campaign, g.choice, g.in_play = saved
     g.scored_at = ticks.add(box.now, -LOSS_MS)
     m = g.match
     box.log("resume", {"round": m.rounds_played,
@@ -208,8 +207,7 @@ class CheeseMaster:
         """The game between rounds, as save.py writes it."""
         c = self.campaign
         box = self.box
-        return {"v": 1, "board": box.board.name, "joined": list(box.joined),
-                "choice": self.choice, "in_play": list(self.in_play), "games": box.games,
+        return {"choice": self.choice, "in_play": list(self.in_play),
                 "match": self.match.snapshot(),
                 "campaign": c.snapshot() if c is not None else None}
 

@@ -58,16 +58,10 @@ def restore(d, electronic, false_start_costs=False):
 
 
 def unpack(box, d):
-    """(match, campaign, joined, choice, in_play, games) from a saved state,
+    """(match, campaign, choice, in_play) from a saved state (the box checks
+    the envelope: board, joined, games),
     every field checked: KeyError, ValueError, TypeError or IndexError says
     what is off (the box then says so and drops the file)."""
-    if d["board"] != box.board.name:
-        raise ValueError("saved on board %r" % d["board"])
-    joined = bytearray(8)
-    for s in range(8):
-        joined[s] = 1 if d["joined"][s] else 0
-        if joined[s] and s >= box.n:
-            raise ValueError("station %d is not on this board" % (s + 1))
     in_play = bytes(d["in_play"])
     if not in_play or any(x >= N_DICE for x in in_play):
         raise ValueError("dice out of range")
@@ -80,4 +74,4 @@ def unpack(box, d):
     if d["campaign"] is not None:
         c = Campaign(box.rng)
         c.restore(d["campaign"])
-    return (m, c, joined, int(d["choice"]) % len(CHOICES), in_play, int(d["games"]))
+    return (m, c, int(d["choice"]) % len(CHOICES), in_play)

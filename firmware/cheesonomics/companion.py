@@ -115,8 +115,6 @@ def unpack(box, d):
     """A saved game checked field by field; raises saying why it is unusable
     (RuleError is a ValueError)."""
     from cheesonomics.bank import restore
-    if d["board"] != box.board.name:
-        raise ValueError("saved on board %r" % d["board"])
     stations = d["stations"]
     if not isinstance(stations, list) or not MIN_PLAYERS <= len(stations) <= MAX_PLAYERS:
         raise ValueError("saved stations: %r" % (stations,))
@@ -127,10 +125,7 @@ def unpack(box, d):
     bank = restore(cards, d["bank"])
     if bank.n != len(stations):
         raise ValueError("saved bank has %d players, %d stations" % (bank.n, len(stations)))
-    games = d.get("games", 1)
-    if type(games) is not int or games < 1:
-        raise ValueError("saved games: %r" % (games,))
-    return (stations, bank, games, cards)
+    return (stations, bank, cards)
 
 
 def render_saved(box, saved):
@@ -143,13 +138,10 @@ def render_saved(box, saved):
 
 
 def resume(box, saved):
-    stations, bank, games, cards = saved
+    stations, bank, cards = saved
     g = Companion(box, stations, cards)
-    for s in range(8):
-        box.joined[s] = 1 if s in stations else 0
     g.bank = bank
     g.advanced = bool(bank.advanced)
-    box.games = games
     box.log("resume", {"round": sum(bank.turns), "points": {}})
     if bank.over:
         g.set_state(FINAL)
@@ -202,9 +194,7 @@ class Companion:
             fields["step"] = STEP_NAMES[self._step()] if self.state == TURN else None
 
     def snapshot(self):
-        return {"v": 1, "board": self.box.board.name, "joined": list(self.box.joined),
-                "stations": list(self.stations), "games": self.box.games,
-                "bank": self.bank.snapshot()}
+        return {"stations": list(self.stations), "bank": self.bank.snapshot()}
 
     def step_name(self):
         """What the active player enters now, in words (the simulator's hint)."""
