@@ -18,7 +18,7 @@ import os
 import statistics
 import sys
 
-import eventlog as EL
+import logformat as EL
 from cheesemaster.rules import PLATE_MAX, answer_is_right
 
 CAUSES = ("no wheel", "wrong", "penalty", "false start", "refused")

@@ -199,6 +199,15 @@ class Box:
         self._render(self.port.ticks_ms())
         self.display.flush(self.port)
 
+    def show_now(self):
+        """Put the LED buffers on the wires now, mid-step (the faces of a roll
+        go out before the tune and the log: the grabs are timed from them)."""
+        self.display.flush(self.port)
+
+    def ticks_us(self):
+        """The port's microsecond clock (compare with ticks.diff only)."""
+        return self.port.ticks_us()
+
     def next_wake(self):
         """ms until something may happen without input; -1 for never."""
         now = self.port.ticks_ms()
@@ -246,6 +255,10 @@ class Box:
         if ticks.diff(self.now, self.plate_ms[s]) > STALE_MS:
             return True
         return ticks.diff(self.plate_us[s], t_us) <= 0
+
+    def plate_now(self, s):
+        """Station s's plate as it stands (a dial's position; NO_ANSWER: none)."""
+        return self.plate[s]
 
     def plate_at(self, s, t_us):
         """Station s's plate at time t_us: the last placement before it."""

@@ -400,8 +400,8 @@ class CheeseMaster:
         self.shown_roll = True
         if box.animate:
             self.render_dice()
-            box.display.flush(box.port)
-        self.reveal_us = box.port.ticks_us()
+            box.show_now()
+        self.reveal_us = box.ticks_us()
         box.tunes.play(sound.REVEAL, box.now)
 
     def _score(self):

@@ -412,7 +412,7 @@ class Companion:
         fields["deck"] = b.deck
         box.log("action", fields)
         if not box.dials:
-            box.plates_from(box.port.ticks_us())    # the next player starts with no key
+            box.plates_from(box.ticks_us())    # the next player starts with no key
         if b.over:
             self._final()
         else:
@@ -442,7 +442,7 @@ class Companion:
             # money never covers their turn
             self.k = 0
             s = self.active()
-            self.sel = box.plate[s] if box.dials else NO_VALUE
+            self.sel = box.plate_now(s) if box.dials else NO_VALUE
             if self.money_s == s:
                 self.money_s = -1
         self._changed()
