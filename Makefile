@@ -16,8 +16,11 @@
 #   make wokwi   regenerate the Wokwi projects in boards/wokwi/
 #   make balance Cheesonomics balance lab: bot games per player count (docs/cheesonomics.md)
 #
-# .venv is (re)built when it is missing or requirements.txt is newer than
-# .venv/.stamp.
+# .venv is (re)built when it is missing or requirements.txt or this Makefile
+# is newer than .venv/.stamp. Its cheesebox.pth puts firmware/ and the repo
+# root on the import path, so the simulator, host tools, emulator and tests
+# import the firmware as it is (micropython.const on CPython: adafruit-blinka's
+# micropython module).
 
 SHELL   := /bin/bash
 PYTHON3 ?= python3
@@ -45,7 +48,7 @@ all: test
 
 venv: $(STAMP)
 
-$(STAMP): requirements.txt
+$(STAMP): requirements.txt Makefile
 	@if [ ! -x $(PY) ]; then \
 	  echo "make: creating $(VENV) with $$($(PYTHON3) --version 2>&1)"; \
 	  $(PYTHON3) -m venv --clear $(VENV); \
@@ -56,6 +59,8 @@ $(STAMP): requirements.txt
 	  grep -v "is ignored: it is neither a file nor a directory" $(VENV)/pip-install.log | tail -n 40; \
 	  echo "make: pip install failed"; exit 1; \
 	fi
+	@$(PY) -c "import sysconfig; print(sysconfig.get_paths()['purelib'])" > $(VENV)/.site
+	@printf '%s\n' "$(CURDIR)/firmware" "$(CURDIR)" > "$$(cat $(VENV)/.site)/cheesebox.pth"
 	@touch $(STAMP)
 
 # Order matters: stop at the first failure; pytest runs last so the output

@@ -11,9 +11,6 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-for p in (os.path.join(ROOT, "firmware"), ROOT):
-    if p not in sys.path:
-        sys.path.insert(0, p)
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
 from emu.pico import EmulatorMissing, locate  # noqa: E402

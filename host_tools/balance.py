@@ -27,7 +27,6 @@ import sys
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [os.path.join(REPO, "firmware"), REPO]
 
 from cheesonomics import cardfile  # noqa: E402
 from sim.cheesonomics import bot, driver

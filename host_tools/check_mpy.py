@@ -35,8 +35,7 @@ def main(argv: list[str]) -> int:
     if len(argv) > 1:
         roots = [Path(a) for a in argv[1:]]
     else:                               # what the board gets (firmware/manifest.py)
-        sys.path.insert(0, str(REPO / "host_tools"))
-        import deploylist
+        from host_tools import deploylist
         roots = [REPO / "firmware" / r for r in deploylist.read().sources()]
     files: list[Path] = []
     for root in roots:

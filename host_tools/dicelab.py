@@ -30,7 +30,6 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
 from cheesemaster import faces as F  # noqa: E402
 from cheesemaster.dice import (CAMPAIGN, CHOICES, N_YELLOW, DiceError, campaign_dice,  # noqa: E402

@@ -35,9 +35,6 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-for _p in (HERE, os.path.join(os.path.dirname(HERE), "firmware")):
-    if _p not in sys.path:
-        sys.path.append(_p)
 
 from logformat import (EVENTS, VERSION, LogError, grab_ms, parse_line,  # noqa: E402,F401
                        station_colour, ticks_diff, ticks_diff_f, validate)

@@ -76,8 +76,6 @@ def board_path(name: str) -> Path:
 
 def check_files(board: Path, dice: Path | None):
     """The firmware's own checks, so flash.py refuses exactly what the Pico would."""
-    if str(FIRMWARE) not in sys.path:
-        sys.path.insert(0, str(FIRMWARE))
     try:
         from cheesebox.board import BoardError, read_board
     except Exception as e:          # firmware being edited: say so, no traceback
@@ -123,11 +121,7 @@ def mpremote_cmd() -> list[str]:
 
 def read_manifest():
     """firmware/manifest.py, read (host_tools/deploylist.py)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    try:
-        import deploylist as M
-    finally:
-        sys.path.pop(0)
+    from host_tools import deploylist as M
     try:
         return M.Manifest(FIRMWARE / "manifest.py")
     except M.ManifestError as e:

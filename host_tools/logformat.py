@@ -6,13 +6,6 @@ against the format (version 1), and the small helpers every reader needs
 colour). eventlog.py, monitor.py and nightstats.py all read logs through it.
 """
 import json
-import os
-import sys
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-_FIRMWARE = os.path.join(os.path.dirname(HERE), "firmware")
-if _FIRMWARE not in sys.path:
-    sys.path.append(_FIRMWARE)
 
 VERSION = 1
 TICKS_PERIOD = 1 << 30          # ticks_ms / ticks_us wrap here on the RP2040/RP2350

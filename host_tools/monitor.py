@@ -27,9 +27,6 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-for _p in (HERE, os.path.join(os.path.dirname(HERE), "firmware")):
-    if _p not in sys.path:
-        sys.path.append(_p)
 
 import eventlog as EL  # noqa: E402
 

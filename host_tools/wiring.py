@@ -27,7 +27,6 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "firmware"))
 
 from rp2port import pixels  # noqa: E402
 from cheesebox.board import MATRIX_PIXELS, TRACK_PIXELS, BoardError, load_board  # noqa: E402

@@ -12,7 +12,6 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
 from cheesebox.board import BoardError, read_board  # noqa: E402

@@ -9,7 +9,6 @@ itself back through others; every registered game keeps game.py's contract.
 """
 import ast
 import os
-import sys
 
 import pytest
 
@@ -147,11 +146,7 @@ def test_nothing_host_only_under_firmware():
     """Every file under firmware/ goes on the board (the manifest lists it),
     and imports only what MicroPython on the Pico has, or the firmware's own
     packages; CPython-only imports are allowed only behind `except ImportError`."""
-    sys.path.insert(0, os.path.join(REPO, "host_tools"))
-    try:
-        import deploylist
-    finally:
-        sys.path.pop(0)
+    from host_tools import deploylist
     assert deploylist.read().unlisted() == []
     own = {package_of(m) for m in firmware_modules()}
     bad = []

@@ -20,11 +20,7 @@ and that ROLL press then does nothing. ROLL held for 2 s is a long press.
 """
 from array import array
 
-try:
-    from micropython import const  # pyright: ignore  (typed apart from our fallback)
-except ImportError:  # CPython: the simulator and host tools
-    def const(x):
-        return x
+from micropython import const
 
 from cheesebox import forget, games, run_once, sound, ticks
 from cheesebox.capture import Capture, PRESS

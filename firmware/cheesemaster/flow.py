@@ -9,11 +9,7 @@ display, tunes, log and plates.
 """
 from array import array
 
-try:
-    from micropython import const  # pyright: ignore  (typed apart from our fallback)
-except ImportError:  # CPython: the simulator and host tools
-    def const(x):
-        return x
+from micropython import const
 
 from cheesebox import forget, ticks
 from cheesemaster import match as M

@@ -2,11 +2,7 @@
 
 Follows INTERPRETATION.md step by step; the box judges answers with it.
 """
-try:
-    from micropython import const  # pyright: ignore  (typed apart from our fallback)
-except ImportError:  # CPython: the simulator and host tools
-    def const(x):
-        return x
+from micropython import const
 
 from cheesemaster import faces as F
 

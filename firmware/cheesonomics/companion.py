@@ -17,11 +17,7 @@ confirmed with their buzzer, one step at a time (docs/cheesonomics-box.md):
 ROLL goes back one step. Another player's buzzer shows their money for 3 s.
 Dice 1-5 show each country's price in its colour, die 6 whose turn it is.
 """
-try:
-    from micropython import const  # pyright: ignore  (typed apart from our fallback)
-except ImportError:  # CPython: the simulator and host tools
-    def const(x):
-        return x
+from micropython import const
 
 from cheesebox import sound, ticks
 from cheesebox.display import OFF, STATION

@@ -9,11 +9,7 @@ idle (0.6 mA here). The board's max_ma is the supply's rating (USB: 500 mA);
 100 mA of it is kept for the Pico and the piezo. When the frames would draw more, every chain is dimmed by the
 same factor, so the box dims only as much as needed and never browns out.
 """
-try:
-    from micropython import const  # pyright: ignore  (typed apart from our fallback)
-except ImportError:  # CPython: the simulator and host tools
-    def const(x):
-        return x
+from micropython import const
 
 MA_PER_CHANNEL = const(20)     # mA of one channel at 255
 IDLE_UA_PER_PIXEL = const(600)   # datasheets: 0.3-1 mA

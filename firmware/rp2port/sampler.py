@@ -18,11 +18,7 @@ stays exact across every wrap.
 Words stay below 2**30, so on a 32-bit port they are small ints: decoding
 allocates nothing.
 """
-try:
-    from micropython import const  # pyright: ignore  (typed apart from our fallback)
-except ImportError:  # CPython: the simulator and host tools
-    def const(x):
-        return x
+from micropython import const
 
 from array import array
 

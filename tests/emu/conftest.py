@@ -6,14 +6,11 @@ Without the firmware image, the boot ROM, Node or emu/node_modules the whole
 suite is skipped with one line saying what is missing (docs/emulator.md).
 """
 import os
-import sys
 
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-if REPO not in sys.path:
-    sys.path.insert(0, REPO)
 
 from emu.pico import EmulatorMissing, locate  # noqa: E402
 
