@@ -64,7 +64,6 @@ OUT_BURST = const(256)          # bytes written per loop pass at most
 RISE_PERMILLE = const(40)       # brighten again only for this much (no flicker)
 LATCH_US = const(300)           # low this long latches a WS2812B frame (newer parts)
 US_PER_BYTE = const(10)         # 8 bits at 800 kHz
-HEADROOM = const(100)           # dimmed 10 % below the limit: small changes fit
 
 
 class _Wake(io.IOBase):
@@ -246,7 +245,7 @@ class Rp2Port:
         """Take a chain's new frame (bytes lo:hi changed); commit() puts the
         frames on the wires. buf stays the display's: no copy."""
         self.frames[chain] = buf
-        self.limit.sums[chain] = sum(buf)       # a C loop over the bytes
+        self.limit.frame(chain, buf)
         if hi < 0:
             hi = len(buf)
         k = self.n_write
@@ -268,7 +267,7 @@ class Rp2Port:
         self.n_write = 0
         allowed = self.limit.allowed()
         cur = self.table_permille
-        target = allowed if allowed >= self.permille else allowed * (1000 - HEADROOM) // 1000
+        target = self.limit.target(allowed)
         again = allowed < cur or target >= cur + RISE_PERMILLE
         if again:
             pixels.fill_table(self.table, target)

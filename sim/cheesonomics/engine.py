@@ -110,13 +110,6 @@ class Game(Turns):
                 k += 1
         return k
 
-    def sold_count(self, p, a):
-        k = 0
-        for c in self.sold[p]:
-            if c // 20 == a:
-                k += 1
-        return k
-
     # -- actions ----------------------------------------------------------
     def collect(self, t, gives, returns):
         """Collecting milk: name type t; gives[q] is the card q passes (None
