@@ -1,5 +1,6 @@
 """The documents cannot drift: face pictures, the default dice file, the
-README's JSON example, its docs table and `make help`."""
+README's JSON example, its docs table and `make help`; and they carry their
+own rules (no document sends the reader to rules outside the repository)."""
 import json
 import os
 import re
@@ -69,3 +70,34 @@ def test_make_help_names_every_target():
     for target in phony:
         if target != "all":
             assert "make %s" % target in p.stdout, target
+
+
+# Not the repository's own documents: version control, installed packages and
+# tool caches (all in .gitignore), and the emulator, which may name its default
+# firmware folder beside the repository.
+_NOT_OURS = {".git", "node_modules", ".venv", ".typecheck", ".pytest_cache", ".hypothesis", "build"}
+_MAY_NAME_SHARED = {"docs/emulator.md"}
+
+
+def test_docs_carry_their_own_rules():
+    """No document sends the reader outside the repository for the rules or
+    rulings (../shared/..., shared/rules/...): the docs state them themselves.
+    Only docs/emulator.md (and emu/) may name the emulator's folder beside us."""
+    found = []
+    for top, dirs, files in os.walk(REPO):
+        rel_top = os.path.relpath(top, REPO).replace(os.sep, "/")
+        if rel_top == "emu" or rel_top.startswith("emu/"):
+            dirs[:] = []
+            continue
+        dirs[:] = [d for d in dirs if d not in _NOT_OURS]
+        for fn in files:
+            if not fn.lower().endswith(".md"):
+                continue
+            rel = fn if rel_top == "." else rel_top + "/" + fn
+            if rel in _MAY_NAME_SHARED:
+                continue
+            with open(os.path.join(top, fn), encoding="utf-8") as f:
+                for n, line in enumerate(f, 1):
+                    if "../shared" in line or "shared/rules" in line:
+                        found.append("%s:%d: %s" % (rel, n, line.strip()))
+    assert not found, "state the rule in the doc instead:\n" + "\n".join(found)
