@@ -8,7 +8,7 @@ Usage: python host_tools/flash.py BOARD [--port PORT] [--dice FILE | --no-dice]
 BOARD is a name in boards/ (pico-4p) or a path to a board file.
 PORT is what `mpremote connect` takes: auto (default: the first USB serial
 device), /dev/ttyACM0, COM5, port:DEV, or a pyserial URL such as
-socket://127.0.0.1:PORT (host_tools/fake_board.py).
+socket://127.0.0.1:PORT (the emulated Pico, docs/emulator.md).
 
 Steps:
  1. check the board file (and --dice file) with the firmware's own checks;

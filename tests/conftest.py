@@ -25,8 +25,8 @@ sys.path.extend(_LAST)
 # pytest runs with --import-mode=importlib (pytest.ini), so it does not put
 # tests/ back in front of firmware/.
 
-# The MicroPython runner is a script, not a test module.
-collect_ignore = ["mp_runner.py"]
+# The MicroPython runner and the fake board are scripts, not test modules.
+collect_ignore = ["mp_runner.py", "fake_board.py"]
 
 try:
     from hypothesis import settings as _hsettings

@@ -1,4 +1,4 @@
-"""host_tools/flash.py against a fake Pico (host_tools/fake_board.py).
+"""host_tools/flash.py against a fake Pico (tests/fake_board.py, a test double).
 
 The fake board speaks MicroPython's raw REPL on a local TCP port and runs
 what mpremote sends on the real unix MicroPython, in a folder that plays the
@@ -20,7 +20,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 FIRMWARE = REPO / "firmware"
 FLASH = REPO / "host_tools" / "flash.py"
-FAKE = REPO / "host_tools" / "fake_board.py"
+FAKE = REPO / "tests" / "fake_board.py"
 MICROPYTHON = Path(sys.executable).parent / "micropython"
 PACKAGES = ("cheesebox", "rp2port", "cheesemaster", "cheesonomics")
 # package/module of every module flash.py deploys, as the board names them
