@@ -25,7 +25,9 @@ def consts(rel):
     return out
 
 
-PORT = consts("firmware/rp2port/port.py")
+PORT = {}
+for _m in ("buttons", "plates", "usb", "leds", "port"):
+    PORT.update(consts("firmware/rp2port/%s.py" % _m))
 APP = consts("firmware/rp2port/app.py")
 
 
