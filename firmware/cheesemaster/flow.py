@@ -66,22 +66,19 @@ def picked(box):
     read now from dice.json on the flash. A bad file is said on the dice (a
     cross and code 2) and in an `error` event, and the default dice play."""
     from cheesemaster.dice import default_dice, load_dice
+    from cheesebox.jsonfile import parse
     dice = None
     try:
         text = box.read_file(DICE_FILE)
         if text is not None:
-            import json
-            dice = load_dice(json.loads(text), DICE_FILE)
+            dice = load_dice(parse(text, DICE_FILE, DiceError), DICE_FILE)
     except DiceError as e:
         box.problem("%s; the default dice play" % e, ERR_DICE)
     except UnicodeError:
         box.problem("%s: is not a text file (not UTF-8); the default dice play" % DICE_FILE,
                     ERR_DICE)
-    except OSError as e:
+    except (OSError, MemoryError) as e:     # unreadable, or too big for the heap
         box.problem("%s: cannot be read (%s); the default dice play" % (DICE_FILE, e), ERR_DICE)
-    except (ValueError, RuntimeError, MemoryError) as e:  # not JSON, too deep, too big
-        box.problem("%s: is not valid JSON (%s: %s); the default dice play"
-                    % (DICE_FILE, type(e).__name__, e), ERR_DICE)
     box.keep["dice"] = dice if dice is not None else default_dice()
 
 
