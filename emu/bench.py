@@ -38,7 +38,8 @@ port.close()
 def _boot(board, keep_py):
     img = deploy.image(board, keep_py)
     with EmuTable(board, flash=img) as t:
-        boot = t.boot()
+        # from .py the Pico compiles every module first: over 3 s emulated
+        boot = t.boot(15000)
         t.run(400)
         _, dice = t.frames(0)
         # the joining screen: the dice chain written (dark until players join)
