@@ -27,6 +27,7 @@ from cheesebox import ticks
 DT = 5000   # us the virtual clock moves between iterations
 # smoke (host_tools/bench.py --smoke): this many iterations a state instead
 SMOKE = int(sys.argv[1]) if len(sys.argv) > 1 else 0
+MIRROR_MIN = 400    # iterations (2 s) the pieces are checked against step() at least
 
 
 def states():
@@ -173,7 +174,8 @@ def main():
         r = {"state": st, "iterations": n, "allocating_iterations": errors,
              "first": first}
         # the pieces are step(): checked on every run, so they cannot drift
-        r["mirror_checked"] = K.check_pieces(make, setup, n, DT)
+        # (the smoke too checks 2 s of each state: blinks and frames included)
+        r["mirror_checked"] = K.check_pieces(make, setup, max(n, MIRROR_MIN), DT)
         if errors or SMOKE:
             # smoke: the pieces run locked even when nothing allocates
             r["pieces"] = locked_pieces(setup(make()), n)
