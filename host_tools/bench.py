@@ -437,6 +437,10 @@ def table(R: dict) -> list[tuple[str, str]]:
             rows.append(("%s %s (%s)" % (plat, name, st["state"]), v))
         bad = [k for k, v in s["arithmetic_allocates"].items() if v]
         rows.append(("%s arithmetic that allocates" % plat, "; ".join(bad) if bad else "none"))
+        rows.append(("%s benchkit's pieces of step() = step()" % plat,
+                     "yes, over %d iterations (%d calls in box.py's step(), %d in next_wake())"
+                     % (sum(st["mirror_checked"] for st in s["states"].values()),
+                        S["mirror"]["step_calls"], S["mirror"]["wake_calls"])))
     C = R["cost"]
     c = C["calib_us_per_iteration"]
     rows.append(("3 COST (unix)", "calibration: 1 iteration of `x = i * 3 + 1` = %.4f us here" % c))
