@@ -132,7 +132,7 @@ package-json: $(STAMP)
 # measured figures: game heap (32-bit webassembly MicroPython in Node, and unix
 # heapsize bisection), steady-state allocation, step/buzz cost, .py vs .mpy import,
 # simulator speed; a table + build/bench.json (docs/bench.md). Needs node + npm.
-bench: $(STAMP)
+bench: $(STAMP) emu-deps
 	$(PY) host_tools/bench.py
 
 # host tools for the table and the builder (docs/host-tools.md)

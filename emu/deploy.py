@@ -72,6 +72,14 @@ def image(board, keep_py=False):
     return path
 
 
+def cached(board, keep_py=False):
+    """Path of the flash image image() would return if it is already built
+    for the firmware as it is now, else None (never builds, never waits)."""
+    path = os.path.join(CACHE, "%s-%s-%s.img" % (board, "py" if keep_py else "mpy",
+                                                  _digest(board, keep_py)))
+    return path if os.path.exists(path) else None
+
+
 def _build(board, keep_py, path):
     # images of older firmware for this board are of no more use (2 MiB each)
     kind = "%s-%s-" % (board, "py" if keep_py else "mpy")
