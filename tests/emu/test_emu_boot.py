@@ -1,8 +1,13 @@
-"""Deploy with the real tools, boot from the Pico's own flash (issue 7)."""
+"""Boot from the Pico's own flash (issue 7): images built on the host, and
+one real `make flash` through mpremote over the emulated USB (issue 15)."""
 import os
+import sys
 
 from emu.pico import EmulatedPico
 from emu.table import EmuTable
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "host_tools"))
+import fsimage  # noqa: E402
 
 
 def _dice_lit(frame):
@@ -10,8 +15,6 @@ def _dice_lit(frame):
 
 
 def _boot_check(image, board):
-    log = open(image + ".log").read()
-    assert "verified" in log and "(sha256)" in log, log          # flash.py checked every file
     with EmuTable(board, flash=image) as t:
         boot = t.boot(6000)             # .py sources are compiled at boot: slower
         assert boot["board"] == board and boot["resume"] is False
@@ -45,10 +48,40 @@ def test_pico_8p_boots_with_its_answer_keys(image):
     _boot_check(image("pico-8p"), "pico-8p")
 
 
-def test_a_second_make_flash_copies_nothing_and_verifies(image):
-    """make flash to a box that already has these files: mpremote skips the
-    identical ones, sha256 still checks every file, the box boots again, and
-    the deliberate reset does not resume anything silently."""
+def _files(flash):
+    """{path: bytes} of every file in a flash image's LittleFS."""
+    from littlefs import LittleFS, UserContext
+    ctx = UserContext(fsimage.FS_SIZE)
+    ctx.buffer[:] = flash[fsimage.FS_OFFSET:]
+    fs = LittleFS(context=ctx, mount=False, **fsimage.LFS_CONFIG)
+    fs.mount()
+    out = {}
+    for d, _, names in fs.walk("/"):
+        for n in names:
+            p = (d.rstrip("/") + "/" + n).lstrip("/")
+            with fs.open(p, "rb") as f:
+                out[p] = f.read()
+    return out
+
+
+def test_make_flash_over_the_emulated_usb_deploys_what_the_host_image_holds(image):
+    """The one real deploy: `make flash` (mpremote over the emulated USB) to a
+    Pico with nothing but MicroPython; it boots to the joining screen, and
+    its filesystem holds byte for byte the files of the host-built image."""
+    usb = image("pico-4p", tools=True)
+    log = open(usb + ".log").read()
+    assert "verified" in log and "(sha256)" in log, log          # flash.py checked every file
+    _boot_check(usb, "pico-4p")
+    deployed = _files(open(usb, "rb").read())
+    host = _files(open(image("pico-4p"), "rb").read())
+    assert sorted(host) == sorted(deployed) and "cheesebox/app.mpy" in host
+    assert all(host[p] == deployed[p] for p in host)
+
+
+def test_make_flash_to_a_host_built_box_copies_nothing_and_verifies(image):
+    """make flash to a box made from the host image: mpremote finds every
+    file identical (sha256 on the board), the box boots again, and the
+    deliberate reset does not resume anything silently."""
     from emu import deploy
     with EmulatedPico(flash=image("pico-4p")) as p:
         p.run(1500)
