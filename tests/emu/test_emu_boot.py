@@ -34,12 +34,12 @@ def _boot_check(image, board):
         return boot["t"]
 
 
-def test_make_flash_mpy_boots_to_the_joining_screen(image):
+def test_host_image_mpy_boots_to_the_joining_screen(image):
     ms = _boot_check(image("pico-4p"), "pico-4p")
     assert ms < 1500
 
 
-def test_make_flash_py_sources_boot_too(image):
+def test_host_image_py_sources_boot_too(image):
     ms = _boot_check(image("pico-4p", keep_py=True), "pico-4p")
     assert ms < 6000
 
@@ -64,10 +64,14 @@ def _files(flash):
     return out
 
 
-def test_make_flash_over_the_emulated_usb_deploys_what_the_host_image_holds(image):
-    """The one real deploy: `make flash` (mpremote over the emulated USB) to a
-    Pico with nothing but MicroPython; it boots to the joining screen, and
-    its filesystem holds byte for byte the files of the host-built image."""
+def test_make_flash_over_the_emulated_usb(image):
+    """The one real deploy test, mpremote over the emulated USB. `make flash`
+    to a Pico with nothing but MicroPython: it boots to the joining screen,
+    and its filesystem holds byte for byte the files of the host-built
+    image. Then `make flash` again to a running box made from the host
+    image: the board's sha256 finds every file identical, nothing is copied,
+    the box boots again, and the deliberate reset resumes nothing silently."""
+    from emu import deploy
     usb = image("pico-4p", tools=True)
     log = open(usb + ".log").read()
     assert "verified" in log and "(sha256)" in log, log          # flash.py checked every file
@@ -77,12 +81,6 @@ def test_make_flash_over_the_emulated_usb_deploys_what_the_host_image_holds(imag
     assert sorted(host) == sorted(deployed) and "cheesebox/app.mpy" in host
     assert all(host[p] == deployed[p] for p in host)
 
-
-def test_make_flash_to_a_host_built_box_copies_nothing_and_verifies(image):
-    """make flash to a box made from the host image: mpremote finds every
-    file identical (sha256 on the board), the box boots again, and the
-    deliberate reset does not resume anything silently."""
-    from emu import deploy
     with EmulatedPico(flash=image("pico-4p")) as p:
         p.run(1500)
         rc, out, _ = deploy.flash_with_tools(p, "pico-4p")
@@ -92,4 +90,3 @@ def test_make_flash_to_a_host_built_box_copies_nothing_and_verifies(image):
         t.run(1500)
         boots = [e for e in t.events if e["ev"] == "boot"]
         assert boots and boots[-1]["resume"] is False
-        assert os.path.exists(image("pico-4p"))
