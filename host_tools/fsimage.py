@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -56,12 +57,17 @@ class ImageError(Exception):
 
 def deploy_tree(board: str, out: Path, keep_py: bool = False) -> None:
     """Fill folder `out` with the files `make flash BOARD` would copy (its
-    --dry-run: board check, mpy-cross, layout), nothing else."""
+    --dry-run: board check, mpy-cross, layout), nothing else. This flash
+    layout is the RP2040's: a board file for another chip is refused."""
     env = dict(os.environ, CHEESEBOX_FLASH_BUILD=str(out))
     cmd = [sys.executable, str(FLASH_PY), board, "--dry-run"] + (["--keep-py"] if keep_py else [])
     p = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True)
     if p.returncode != 0:
         raise ImageError((p.stdout + p.stderr).strip() or "flash.py --dry-run exited %d" % p.returncode)
+    mcu = re.search(r"OK \(\d+ stations, (\w+)\)", p.stdout)
+    if mcu and mcu.group(1) != "rp2040":
+        raise ImageError("%s is a board for the %s; this image is for the Pico (RP2040)"
+                         % (board, mcu.group(1).upper()))
 
 
 def littlefs_image(tree: Path) -> bytes:
