@@ -24,8 +24,8 @@ def _digest(board, keep_py, tools):
     h = hashlib.sha256()
     fw, rom = locate()
     paths = [fw, rom, os.path.join(ROOT, "boards", board + ".json"),
-             os.path.join(ROOT, "host_tools", "flash.py"), os.path.join(ROOT, "host_tools", "fsimage.py"),
-             os.path.join(HERE, "pico.mjs")]
+             os.path.join(ROOT, "host_tools", "flash.py"),
+             os.path.join(HERE, "pico.mjs") if tools else os.path.join(ROOT, "host_tools", "fsimage.py")]
     # every file of firmware/: main.py, each package's modules and data files
     # (cheesonomics/cards.json), a superset of what flash.py deploys
     for d, dirs, files in os.walk(os.path.join(ROOT, "firmware")):
