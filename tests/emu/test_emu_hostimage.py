@@ -58,6 +58,7 @@ def test_the_firmware_formats_its_flash_with_the_same_geometry(tmp_path):
     filesystem at first boot; littlefs-python, configured as fsimage.py is,
     finds that superblock at 0xA0000 and reads a file the firmware wrote."""
     from littlefs import LittleFS, UserContext
+    (tmp_path / "empty").mkdir()
     with EmulatedPico() as p:
         p.run(300)
         n, ops = p.flash_log()
@@ -73,8 +74,15 @@ def test_the_firmware_formats_its_flash_with_the_same_geometry(tmp_path):
     ctx.buffer[:] = flash[fsimage.FS_OFFSET:]
     fs = LittleFS(context=ctx, mount=False, **fsimage.LFS_CONFIG)
     fs.mount()
-    st = fs.fs_stat()
-    assert (st.block_size, st.block_count, st.name_max) == (4096, 352, 255)
+    # the superblock the firmware writes is the one fsimage.py writes, field by field
+    # (littlefs on-disk version 2.1 both)
+    ours = LittleFS(context=UserContext(fsimage.FS_SIZE), mount=False, **fsimage.LFS_CONFIG)
+    ours.context.buffer[:] = fsimage.littlefs_image(tmp_path / "empty")
+    ours.mount()
+    fields = ("block_size", "block_count", "name_max", "file_max", "attr_max", "disk_version")
+    st, st_ours = fs.fs_stat(), ours.fs_stat()
+    assert [getattr(st, f) for f in fields] == [getattr(st_ours, f) for f in fields]
+    assert (st.block_size, st.block_count, st.name_max, st.disk_version) == (4096, 352, 255, 0x20001)
     with fs.open("hello.txt", "r") as f:
         assert f.read() == "from the Pico"
 
