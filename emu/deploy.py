@@ -69,7 +69,9 @@ def image(board, keep_py=False, tools=False):
     os.makedirs(CACHE, exist_ok=True)
     kind = "%s-%s-%s-" % (board, "py" if keep_py else "mpy", "usb" if tools else "host")
     path = os.path.join(CACHE, kind + _digest(board, keep_py, tools) + ".img")
-    with open(os.path.join(CACHE, ".lock"), "w") as lock:
+    # one lock per way of building: a worker wanting a host image (a second)
+    # does not wait for another's deploy over the emulated USB (~40 s)
+    with open(os.path.join(CACHE, ".lock-" + ("usb" if tools else "host")), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             if not os.path.exists(path):

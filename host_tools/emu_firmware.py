@@ -120,7 +120,7 @@ def main() -> int:
             print("emu-firmware: MicroPython: already there: %s%s: %s"
                   % (fw, " (%s)" % where if where else "", check_firmware(fw)))
     except Bad as e:
-        problems.append("MicroPython firmware %s: %s" % (fw, e))
+        problems.append("MicroPython firmware %s: %s (replace or delete it, run again)" % (fw, e))
     except OSError as e:
         problems.append(
             "MicroPython v1.28.0 for RPI_PICO: cannot download it (%s).\n"
