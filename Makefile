@@ -9,6 +9,8 @@
 #   make help    this list (and the finer targets)
 #   make emu     the real firmware on an emulated Pico, in the terminal view (docs/emulator.md)
 #   make emu-deps   install the emulator (rp2040js, pinned) into emu/node_modules
+#   make emu-firmware  download MicroPython v1.28.0 RPI_PICO + the RP2040 boot ROM (docs/emulator.md)
+#   make uf2     one UF2 file: MicroPython + the box's files (BOARD=pico-4p; docs/deploy.md)
 #   make test-emu   only the emulated-Pico suite (part of make test)
 #   make dicelab the odds of every answer for each dice choice (docs/host-tools.md)
 #   make monitor live referee screen following a box on USB (PORT=auto)
@@ -42,7 +44,7 @@ MICROPYPATH_ := firmware:.:tests/core
 
 export BLINKA_OS_AGNOSTIC := 1
 
-.PHONY: all venv test check-mpy typecheck test-mp test-py sim bench flash package-json clean help dicelab monitor report wokwi balance emu emu-deps test-emu
+.PHONY: all venv test check-mpy typecheck test-mp test-py sim bench flash package-json clean help dicelab monitor report wokwi balance emu emu-deps test-emu emu-firmware uf2
 
 all: test
 
@@ -110,6 +112,11 @@ emu-deps:
 	  else tail -n 20 emu/npm-install.log; echo "make: npm ci failed"; exit 1; fi; \
 	else echo "make: npm not found: the emulated-Pico suite will be skipped (docs/emulator.md)"; fi
 
+# the firmware image and boot ROM the emulated Pico runs, kept in
+# ~/.cache/cheesebox/emulator ($$CHEESEBOX_CACHE), which make clean leaves alone
+emu-firmware: $(STAMP)
+	$(PY) host_tools/emu_firmware.py
+
 emu: $(STAMP) emu-deps
 	$(PY) -m emu $(ARGS)
 
@@ -124,6 +131,12 @@ FLASH_ARGS ?=
 # every file by sha256, reset (docs/deploy.md)
 flash: $(STAMP)
 	$(PY) host_tools/flash.py $(BOARD) --port $(PORT) $(FLASH_ARGS)
+
+# one UF2 with MicroPython (make emu-firmware) and the box's files in their
+# LittleFS image, to drag onto a Pico in BOOTSEL mode (docs/deploy.md)
+UF2 ?= build/cheesebox-$(BOARD).uf2
+uf2: $(STAMP)
+	$(PY) host_tools/fsimage.py uf2 $(BOARD) -o "$(UF2)"
 
 # rewrite package.json (for mpremote mip) after adding or removing a file in firmware/
 package-json: $(STAMP)

@@ -1,7 +1,7 @@
 """python -m emu [--board NAME] [--script FILE] [--py]: `make emu`.
 
-The box's firmware, deployed by host_tools/flash.py (mpy-cross + mpremote),
-runs on the official MicroPython rp2 firmware on an emulated Pico. With a
+The box's firmware, as host_tools/flash.py lays it out (mpy-cross), on the
+flash of an emulated Pico (a LittleFS image built on the host), runs on the official MicroPython rp2 firmware on an emulated Pico. With a
 terminal: play it with the keyboard, as `make sim`. Without one (or with
 --script): the scenario's finger movements on its pins, then one picture.
 """
@@ -47,8 +47,8 @@ def main(argv=None):
             print("emu: cannot read %s: %s" % (args.script, e), file=sys.stderr)
             return 2
     from emu import deploy
-    print("emu: deploying the firmware to the emulated Pico with host_tools/flash.py "
-          "(first time about 40 s, then cached in build/emu/) ...", file=sys.stderr, flush=True)
+    print("emu: the emulated Pico's flash: the files of make flash in a LittleFS image built on "
+          "the host (cached in build/emu/) ...", file=sys.stderr, flush=True)
     flash = deploy.image(args.board, keep_py=args.py)
     from emu import view
     from sim.scenario import ScenarioError

@@ -12,9 +12,15 @@ import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-SHARED = os.path.join(os.path.dirname(ROOT), "shared", "emulator")
+SHARED = os.environ.get("CHEESEBOX_EMU_SHARED") or os.path.join(os.path.dirname(ROOT), "shared", "emulator")
 FIRMWARE_NAME = "micropython-v1.28.0-RPI_PICO.bin"
 BOOTROM_NAME = "rp2040-bootrom-b1.bin"
+# where `make emu-firmware` keeps its downloads: outside the repo, so `make
+# clean` (and a fresh clone) leaves them
+CACHE = os.environ.get("CHEESEBOX_CACHE") or os.path.join(
+    os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+    "cheesebox", "emulator")
+OFFICIAL_FIRMWARE_NAME = "RPI_PICO-20260406-v1.28.0.uf2"   # micropython.org's file name
 LED_GPIO = 25          # the Pico's own LED
 
 
@@ -22,17 +28,44 @@ class EmulatorMissing(Exception):
     """What is missing to run the emulated Pico, and how to get it."""
 
 
+def _first(env, *paths):
+    if os.environ.get(env):
+        return os.environ[env]
+    return next((p for p in paths if os.path.isfile(p)), paths[0])
+
+
+def firmware_and_bootrom():
+    """(firmware, bootrom) paths, found or not: $CHEESEBOX_EMU_FIRMWARE /
+    $CHEESEBOX_EMU_BOOTROM, else ../shared/emulator/, else the cache of
+    `make emu-firmware`."""
+    return (_first("CHEESEBOX_EMU_FIRMWARE", os.path.join(SHARED, FIRMWARE_NAME),
+                   os.path.join(CACHE, OFFICIAL_FIRMWARE_NAME)),
+            _first("CHEESEBOX_EMU_BOOTROM", os.path.join(SHARED, BOOTROM_NAME),
+                   os.path.join(CACHE, BOOTROM_NAME)))
+
+
+def _missing(paths):
+    return EmulatorMissing(
+        "emulated Pico: %s not found; `make emu-firmware` gets them (MicroPython v1.28.0 RPI_PICO "
+        "and the RP2040 B1 boot ROM), or set CHEESEBOX_EMU_FIRMWARE (.bin or .uf2) and "
+        "CHEESEBOX_EMU_BOOTROM, see docs/emulator.md" % " and ".join(paths))
+
+
+def locate_firmware():
+    """The MicroPython firmware alone (make uf2 needs no emulator)."""
+    fw = firmware_and_bootrom()[0]
+    if not os.path.isfile(fw):
+        raise _missing([fw])
+    return fw
+
+
 def locate():
-    """(firmware, bootrom) paths: $CHEESEBOX_EMU_FIRMWARE / $CHEESEBOX_EMU_BOOTROM,
-    else ../shared/emulator/. Raises EmulatorMissing with one clear sentence."""
-    fw = os.environ.get("CHEESEBOX_EMU_FIRMWARE") or os.path.join(SHARED, FIRMWARE_NAME)
-    rom = os.environ.get("CHEESEBOX_EMU_BOOTROM") or os.path.join(SHARED, BOOTROM_NAME)
+    """(firmware, bootrom) paths, as firmware_and_bootrom() finds them, with
+    Node and emu/node_modules. Raises EmulatorMissing with one clear sentence."""
+    fw, rom = firmware_and_bootrom()
     missing = [p for p in (fw, rom) if not os.path.isfile(p)]
     if missing:
-        raise EmulatorMissing(
-            "emulated Pico: %s not found; set CHEESEBOX_EMU_FIRMWARE (MicroPython v1.28 RPI_PICO "
-            ".bin or .uf2) and CHEESEBOX_EMU_BOOTROM (RP2040 B1 boot ROM), see docs/emulator.md"
-            % " and ".join(missing))
+        raise _missing(missing)
     if shutil.which("node") is None:
         raise EmulatorMissing("emulated Pico: node (Node.js 20) is not installed, see docs/emulator.md")
     if not os.path.isdir(os.path.join(HERE, "node_modules", "rp2040js")):

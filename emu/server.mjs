@@ -4,7 +4,7 @@
 // USB serial port is a TCP endpoint (--serial-port N, 0 = any free port) that
 // mpremote reaches as socket://127.0.0.1:N, as it would a board's /dev/ttyACM0.
 //
-//   node emu/server.mjs --firmware FW.bin --bootrom ROM.bin [--flash IMAGE] [--serial-port N]
+//   node emu/server.mjs --firmware FW.bin --bootrom ROM.bin [--flash IMAGE|FILE.uf2] [--serial-port N]
 import fs from 'fs';
 import net from 'net';
 import readline from 'readline';
@@ -30,7 +30,9 @@ function args(argv) {
 
 const opt = args(process.argv.slice(2));
 const warnings = new Set();
-const image = opt.flash ? new Uint8Array(fs.readFileSync(opt.flash)) : flashFromFirmware(opt.firmware);
+// a flash image (raw 2 MiB), or a UF2 as a builder drags onto the Pico (make uf2)
+const image = opt.flash && !opt.flash.endsWith('.uf2') ? new Uint8Array(fs.readFileSync(opt.flash))
+  : flashFromFirmware(opt.flash || opt.firmware);
 const pico = new Pico({
   bootrom: opt.bootrom, flash: image,
   log: (s) => { if (opt.verbose) process.stderr.write(s + '\n'); warnings.add(s.slice(0, 120)); },

@@ -49,7 +49,6 @@ THIRTY = REPO / "tests" / "scenarios" / "thirty_rounds.txt"
 MP_PATH = "firmware:.:bench"
 KIB = 1024
 
-sys.path[:0] = [str(REPO / "firmware"), str(REPO)]
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
 from cheesemaster import faces as F  # noqa: E402
@@ -62,21 +61,17 @@ from sim.scenario import match_of  # noqa: E402
 BENCHKIT = REPO / "bench" / "benchkit.py"
 BOX_PY = REPO / "firmware" / "cheesebox" / "box.py"
 
-
 class BenchError(Exception):
     pass
 
-
 def log(msg):
     print("bench: " + msg, file=sys.stderr, flush=True)
-
 
 def bench_line(out: str, what: str) -> dict:
     for line in out.splitlines():
         if line.startswith("BENCH "):
             return json.loads(line[6:])
     raise BenchError("%s printed no BENCH line:\n%s" % (what, out[-2000:]))
-
 
 def run_unix(args, heap="4M", check=True, timeout=300):
     env = dict(os.environ, MICROPYPATH=MP_PATH)
@@ -87,10 +82,8 @@ def run_unix(args, heap="4M", check=True, timeout=300):
                                                                  p.stdout[-1500:], p.stderr[-1500:]))
     return p
 
-
 def have_node() -> bool:
     return shutil.which("node") is not None and shutil.which("npm") is not None
-
 
 def npm_ci():
     if (REPO / "bench" / "node_modules" / "@micropython" / "micropython-webassembly-pyscript").is_dir():
@@ -101,7 +94,6 @@ def npm_ci():
     if p.returncode != 0:
         raise BenchError("npm ci --prefix bench failed:\n" + p.stdout[-1500:] + p.stderr[-1500:])
 
-
 def run_wasm(heapsize: int, args, timeout=300):
     p = subprocess.run(["node", "bench/wasm_run.mjs", str(heapsize)] + args, cwd=REPO,
                        capture_output=True, text=True, timeout=timeout)
@@ -109,7 +101,6 @@ def run_wasm(heapsize: int, args, timeout=300):
         raise BenchError("node bench/wasm_run.mjs %d %s failed (%d):\n%s%s"
                          % (heapsize, " ".join(args), p.returncode, p.stdout[-1500:], p.stderr[-1500:]))
     return p
-
 
 # -- 1. the game --------------------------------------------------------------
 def make_game(board) -> tuple[str, dict]:
@@ -169,7 +160,6 @@ def make_game(board) -> tuple[str, dict]:
         raise BenchError("the generated game has no winner")
     return text, res
 
-
 def first_round(text: str, board) -> tuple[str, dict]:
     """The smoke's game: the same script up to the end of its first round
     (players, dice, the tour, one roll, plates, grabs), checked on CPython."""
@@ -183,7 +173,6 @@ def first_round(text: str, board) -> tuple[str, dict]:
         raise BenchError("the smoke game played %r rounds, not 1" % res["rounds"])
     return short, res
 
-
 def same_game(r: dict, ref: dict, what: str):
     names = ["P%d" % (s + 1) for s in range(8)]
     got = (r["state"], names[r["winner"]] if r["winner"] is not None and r["winner"] >= 0 else None,
@@ -191,7 +180,6 @@ def same_game(r: dict, ref: dict, what: str):
     want = (ref["state"], ref["winner"], ref["rounds"], len(ref["eliminated"]), ref["virtual_ms"])
     if got != want:
         raise BenchError("%s: the game differs from CPython's: %r != %r" % (what, got, want))
-
 
 def bisect(lo, hi, ok, step=KIB):
     """Smallest x in (lo, hi], a multiple of step, with ok(x); ok(hi) must hold."""
@@ -206,7 +194,6 @@ def bisect(lo, hi, ok, step=KIB):
         else:
             lo = mid
     return hi
-
 
 def game_figures(res: dict, ref: dict, node: bool, quick: bool, smoke=False):
     board_note = "pico-8p, 8 players, dice yellow+3, animate=True"
@@ -259,7 +246,6 @@ def game_figures(res: dict, ref: dict, node: bool, quick: bool, smoke=False):
         w["smallest_heapsize_no_growth"] = bisect(16 * KIB, 1024 * KIB, no_growth)
     return g
 
-
 # -- 2. steady state -----------------------------------------------------------
 def call_names(func: ast.FunctionDef) -> tuple[str, ...]:
     """The calls in a function's body, in source order, as dotted names."""
@@ -280,7 +266,6 @@ def call_names(func: ast.FunctionDef) -> tuple[str, ...]:
     for stmt in func.body:
         V().visit(stmt)
     return tuple(out)
-
 
 def check_mirror():
     """bench/benchkit.py copies Box.step() and Box.next_wake() piece by piece
@@ -303,7 +288,6 @@ def check_mirror():
                              % (name, ", ".join(got), key, ", ".join(kit.get(key, ())), key))
     return {"step_calls": len(kit["STEP_CALLS"]), "wake_calls": len(kit["WAKE_CALLS"])}
 
-
 def steady_figures(node: bool, smoke=False):
     args = ["bench/mp_steady.py"] + (["1"] if smoke else [])
     out = {"mirror": check_mirror(),
@@ -311,7 +295,6 @@ def steady_figures(node: bool, smoke=False):
     out["wasm32"] = (bench_line(run_wasm(1024 * KIB, args).stdout, "mp_steady wasm")
                      if node else None)
     return out
-
 
 # -- 3. cost -------------------------------------------------------------------
 def cost_figures(quick: bool, smoke=False):
@@ -321,7 +304,6 @@ def cost_figures(quick: bool, smoke=False):
         raise BenchError("mp_cost: %d grabs did not light the wheel LED" % r["wheel_not_lit"])
     return r
 
-
 # -- 4. import .py vs .mpy -------------------------------------------------------
 # what the Pico imports at power-up but the port: the shell and the game it
 # boots into (the resident one, games.py); both files checked for .py/.mpy
@@ -330,7 +312,6 @@ IMPORT_CODE = ("import gc, time\ngc.collect()\na = gc.mem_alloc()\nt = time.tick
                "import cheesebox.box, cheesemaster.flow\nt = time.ticks_diff(time.ticks_us(), t)\n"
                "gc.collect()\nf = cheesebox.box.__file__ + ' ' + cheesemaster.flow.__file__\n"
                "print('BENCH {\"us\": %d, \"heap\": %d, \"file\": \"%s\"}' % (t, gc.mem_alloc() - a, f))\n")
-
 
 def import_figures(runs: int):
     srcs = [REPO / "firmware" / pkg for pkg in IMPORTED]
@@ -371,7 +352,6 @@ def import_figures(runs: int):
         res["py_size"] = sum(f.stat().st_size for src in srcs for f in src.glob("*.py"))
     return res
 
-
 # -- 5. the simulator -------------------------------------------------------------
 def sim_speed(path: Path, runs: int, animate=False):
     board = read_board(str(REPO / "boards" / "pico-8p.json"))
@@ -390,11 +370,9 @@ def sim_speed(path: Path, runs: int, animate=False):
             "virtual_s": res["virtual_ms"] / 1000, "wall_ms": statistics.median(walls) * 1000,
             "speed": statistics.median(speeds), "rounds": res["rounds"], "steps": sim.steps}
 
-
 # -- the table ---------------------------------------------------------------------
 def fmt_b(n):
     return "-" if n is None else "%d B (%.1f KiB)" % (n, n / KIB)
-
 
 def table(R: dict) -> list[tuple[str, str]]:
     rows = []
@@ -469,7 +447,6 @@ def table(R: dict) -> list[tuple[str, str]]:
                      % (s["speed"], s["virtual_s"], s["wall_ms"], s["runs"])))
     return rows
 
-
 def emu_figures(smoke=False):
     """Section 6 (emu/bench.py), or why it was skipped."""
     from emu.pico import EmulatorMissing, locate
@@ -480,13 +457,11 @@ def emu_figures(smoke=False):
     from emu import bench as EB
     return EB.smoke(log) if smoke else EB.figures(log)
 
-
 def emu_rows(E):
     if "skipped" in E:
         return [("6 EMULATED PICO", "skipped: " + E["skipped"])]
     from emu import bench as EB
     return EB.smoke_rows(E) if "smoke" in E else EB.rows(E)
-
 
 # -- is each figure there? -----------------------------------------------------------
 def need(what, *values):
@@ -494,7 +469,6 @@ def need(what, *values):
     for v in values:
         if isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0:
             raise BenchError("%s: %r is not a positive figure" % (what, v))
-
 
 def sane_game(g, smoke=False):
     u = g["unix64"]
@@ -507,7 +481,6 @@ def sane_game(g, smoke=False):
     if w is not None:
         need("wasm heap after the firmware imports", w["after_firmware_imports"] - w["base"])
         need("wasm peak heap", w["peak"] - w["base"], w["start_heap"], w["max_heap"], w["steps"])
-
 
 def sane_steady(S):
     for plat in ("unix64", "wasm32"):
@@ -522,7 +495,6 @@ def sane_steady(S):
                 raise BenchError("%s %s: allocating iterations %r" % (plat, name,
                                                                       st["allocating_iterations"]))
 
-
 def sane_cost(C):
     need("cost figures", C["calib_us_per_iteration"], C["idle_step_us"], C["wake_step_us"],
          C["buzz_us"], C["last_buzz_us"], C["buzz_samples"], C["last_buzz_samples"])
@@ -530,17 +502,14 @@ def sane_cost(C):
         if not isinstance(v, (int, float)) or v < 0:
             raise BenchError("buzz part %s: %r" % (k, v))
 
-
 def sane_imports(I):
     for k in ("py", "mpy"):
         need("import from .%s" % k, I[k]["import_us"], I[k]["heap"], I[k]["files"])
     need("sizes", I["py_size"], I["mpy_size"])
 
-
 def sane_sim(L):
     for s in L:
         need("simulator %s" % s["scenario"], s["speed"], s["virtual_s"], s["steps"])
-
 
 def sane_emu(E):
     if "skipped" in E:
@@ -554,10 +523,8 @@ def sane_emu(E):
     need("emulated Pico timings", g["loop_us"], len(g["latency_us"]),
          E["boot_mpy"]["joining_shown_ms"], E["boot_py"]["joining_shown_ms"])
 
-
 SECTIONS = (("1", "1 GAME"), ("2", "2 STEADY STATE"), ("3", "3 COST"), ("4", "4 IMPORT"),
             ("5", "5 SIMULATOR"), ("6", "6 EMULATED PICO"))
-
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -667,7 +634,6 @@ def main(argv=None) -> int:
                 print("smoke ok: %s (%.1f s)" % (name, times[name]))
     print("written: %s" % out.relative_to(REPO))
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())
