@@ -18,7 +18,8 @@ def consts(rel):
             if isinstance(v, ast.Call) and getattr(v.func, "id", "") == "const":
                 v = v.args[0]
             try:        # numbers, shifts, dicts of them: no names
-                out[node.targets[0].id] = eval(compile(ast.Expression(v), rel, "eval"),
+                # a module-private constant (_NAME) under its plain name
+                out[node.targets[0].id.lstrip("_")] = eval(compile(ast.Expression(v), rel, "eval"),
                                                {"__builtins__": {}})
             except Exception:
                 pass

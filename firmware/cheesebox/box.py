@@ -28,19 +28,19 @@ from cheesebox.board import N_DICE
 from cheesebox.display import OFF, STATION, STUCK, Display
 from cheesebox.events import EventLog, name
 
-ROLL_INPUT = const(8)          # capture input number of the ROLL button
+_ROLL_INPUT = const(8)          # capture input number of the ROLL button
 N_INPUTS = const(9)
-LONG_MS = const(2000)          # long ROLL press
-STALE_MS = const(60000)        # a ticks_us stamp older than this is only "before"
-GESTURE_US = const(300000)     # ROLL held this long before a buzzer: the gesture
+_LONG_MS = const(2000)          # long ROLL press
+_STALE_MS = const(60000)        # a ticks_us stamp older than this is only "before"
+_GESTURE_US = const(300000)     # ROLL held this long before a buzzer: the gesture
 STUCK_MS = const(5000)         # a button held this long is stuck: ignored until let go
-BLINK_MS = const(250)
+_BLINK_MS = const(250)
 NO_ANSWER = const(255)         # no plate placed
 
 # the box's own states; while a game plays, box.state is the game's
 JOIN = const(0)
-RESUME = const(9)
-PLAY = const(10)
+_RESUME = const(9)
+_PLAY = const(10)
 
 
 def _forget_game(entry):
@@ -133,7 +133,7 @@ class Box:
                 store.clear()
         self.log("boot", {"board": board.name, "resume": self.saved is not None})
         if self.saved is not None:
-            self.mode = RESUME
+            self.mode = _RESUME
             if resume_now:               # back from a watchdog reset: no questions
                 self._resume()
         self._render_dice()
@@ -152,18 +152,18 @@ class Box:
 
     @property
     def state(self):
-        """JOIN, RESUME, or the game's own state number while it plays."""
-        return self.game.state if self.mode == PLAY else self.mode
+        """JOIN, _RESUME, or the game's own state number while it plays."""
+        return self.game.state if self.mode == _PLAY else self.mode
 
     def state_name(self):
-        if self.mode == PLAY:
+        if self.mode == _PLAY:
             return self.game.state_name()
         return "join" if self.mode == JOIN else "resume"
 
     @property
     def rolling(self):
         """A quiet moment (the dice tumbling): the Pico collects garbage then."""
-        return self.mode == PLAY and self.game.rolling
+        return self.mode == _PLAY and self.game.rolling
 
     # -- the loop ---------------------------------------------------------
     def step(self):
@@ -180,7 +180,7 @@ class Box:
         for i in range(n):
             self._on_input(cap.kind[i], cap.input[i], cap.time[i])
         self._check_stuck(now)
-        if self.mode == PLAY:
+        if self.mode == _PLAY:
             self.game.timers(now)
         if self._animate:
             self.tunes.step(now)
@@ -211,7 +211,7 @@ class Box:
         d = self.capture.next_deadline(self.port.ticks_us())
         if d >= 0:
             best = (d + 999) // 1000
-        w = self.game.timer_wake(now) if self.mode == PLAY else -1
+        w = self.game.timer_wake(now) if self.mode == _PLAY else -1
         if w >= 0 and (best < 0 or w < best):
             best = w
         w = self._stuck_wake(now)
@@ -222,7 +222,7 @@ class Box:
             if w >= 0 and (best < 0 or w < best):
                 best = w
             if self.stuck:
-                w = BLINK_MS - now % BLINK_MS
+                w = _BLINK_MS - now % _BLINK_MS
                 if best < 0 or w < best:
                     best = w
         return best
@@ -240,7 +240,7 @@ class Box:
                 us = self.answer_us
                 self.plate_us[s] = us[s] if us is not None else port.ticks_us()
                 self.plate_ms[s] = self.now
-                if self.mode == PLAY and not (self.stuck >> s) & 1:
+                if self.mode == _PLAY and not (self.stuck >> s) & 1:
                     self.game.on_answer(s, self.plate[s])
 
     def _placed_before(self, s, t_us):
@@ -248,7 +248,7 @@ class Box:
         handled now). ticks_us differences mean something only within half
         their 2**30 us period: a placement read over a minute ago is simply
         before (a dial left alone for ten minutes still shows its plate)."""
-        if ticks.diff(self.now, self.plate_ms[s]) > STALE_MS:
+        if ticks.diff(self.now, self.plate_ms[s]) > _STALE_MS:
             return True
         return ticks.diff(self.plate_us[s], t_us) <= 0
 
@@ -283,14 +283,14 @@ class Box:
                 self.stuck &= ~bit          # let go at last: it counts again
                 self.redraw = True
                 self.log("unstuck", {"input": self._input_name(inp)})
-                if inp == ROLL_INPUT:
+                if inp == _ROLL_INPUT:
                     self.roll_down = False
                 return
         if self.stuck & bit:
             return
-        if kind == PRESS or inp == ROLL_INPUT:
+        if kind == PRESS or inp == _ROLL_INPUT:
             self.redraw = True
-        if inp == ROLL_INPUT:
+        if inp == _ROLL_INPUT:
             if kind == PRESS:
                 self.roll_down = True
                 self.roll_down_us = t_us
@@ -298,7 +298,7 @@ class Box:
             elif self.roll_down:
                 self.roll_down = False
                 if not self.roll_used:
-                    if ticks.diff(t_us, self.roll_down_us) >= LONG_MS * 1000:
+                    if ticks.diff(t_us, self.roll_down_us) >= _LONG_MS * 1000:
                         self._on_long_roll(t_us)
                     else:
                         self._on_roll(t_us)
@@ -308,18 +308,18 @@ class Box:
         if self.roll_down:
             # a ROLL press a buzzer overlapped does nothing when let go
             self.roll_used = True
-            if ticks.diff(t_us, self.roll_down_us) >= GESTURE_US:
+            if ticks.diff(t_us, self.roll_down_us) >= _GESTURE_US:
                 # the deliberate gesture: the game's (a penalty), else nothing
-                if self.mode == PLAY:
+                if self.mode == _PLAY:
                     self.game.on_gesture(inp)
                 return
         if self.mode == JOIN:
             self._on_join(inp)
-        elif self.mode == PLAY:
+        elif self.mode == _PLAY:
             self.game.on_buzz(inp, t_us)
 
     def _input_name(self, inp):
-        return "ROLL" if inp == ROLL_INPUT else name(inp)
+        return "ROLL" if inp == _ROLL_INPUT else name(inp)
 
     def stuck_names(self):
         """The inputs ignored as stuck now ("P3", "ROLL")."""
@@ -335,7 +335,7 @@ class Box:
             if (held >> i) & 1 and ticks.diff(now, self.down_since[i]) >= STUCK_MS:
                 self.stuck |= 1 << i
                 self.redraw = True
-                if i == ROLL_INPUT:
+                if i == _ROLL_INPUT:
                     self.roll_down = False
                     self.roll_used = True
                 self.log("stuck", {"input": self._input_name(i)})
@@ -370,7 +370,7 @@ class Box:
         return [s for s in range(self.n) if self.joined[s]]
 
     def _on_roll(self, t_us):
-        if self.mode == RESUME:
+        if self.mode == _RESUME:
             self._resume()
         elif self.mode == JOIN:
             self._start_game()
@@ -378,7 +378,7 @@ class Box:
             self.game.on_roll(t_us)
 
     def _on_long_roll(self, t_us):
-        if self.mode == RESUME:
+        if self.mode == _RESUME:
             # a new game instead: the saved one is dropped
             self.saved = None
             if self.store is not None:
@@ -435,7 +435,7 @@ class Box:
             self._render_dice()
             return
         self.game = mod.new(self, self.players())
-        self.mode = PLAY
+        self.mode = _PLAY
         self.game.start()
 
     def back_to_join(self):
@@ -510,16 +510,16 @@ class Box:
         for s in range(8):
             self.joined[s] = joined[s]
         self.game = self.module.resume(self, state)
-        self.mode = PLAY
+        self.mode = _PLAY
 
     # -- drawing ----------------------------------------------------------
     def _render_dice(self):
         """The dice matrices for the current state (not the animations)."""
         d = self.display
-        if self.mode == PLAY:
+        if self.mode == _PLAY:
             self.game.render_dice()
             return
-        if self.mode == RESUME:
+        if self.mode == _RESUME:
             # a saved game: check = ROLL resumes it, plus = hold ROLL for a new one
             for i in range(N_DICE):
                 d.die(i, "check" if i == 0 else ("plus" if i == 1 else "blank"))
@@ -531,20 +531,20 @@ class Box:
                 d.die(1, str(self.notice_code))
 
     def _render(self, now):
-        if self.mode == PLAY:
+        if self.mode == _PLAY:
             look = self.game.look(now) * 2
         else:
             look = 0
         if self.stuck:
-            look += (now // BLINK_MS) % 2
+            look += (now // _BLINK_MS) % 2
         if not self.redraw and look == self.look:
             return      # the tracks show exactly this already
         self.redraw = False
         self.look = look
         d = self.display
-        if self.mode == PLAY:
+        if self.mode == _PLAY:
             self.game.draw_tracks(now, look >> 1)
-        elif self.mode == RESUME:
+        elif self.mode == _RESUME:
             self.module.render_saved(self, self.saved[2])
         else:
             for s in range(self.n):
@@ -569,4 +569,4 @@ class Box:
 
         The simulator uses it to skip waking the box for such edges (the edge
         is still delivered, with its own timestamp, at the next step)."""
-        return level or inp == ROLL_INPUT or (self.stuck >> inp) & 1
+        return level or inp == _ROLL_INPUT or (self.stuck >> inp) & 1

@@ -27,12 +27,12 @@ from micropython import const
 from cheesebox import ticks
 from cheesebox.rand import shuffle
 
-NONE = const(-1)
+_NONE = const(-1)
 RELEASE = const(0)
 PRESS = const(1)
-MAX_INPUTS = const(16)
-QUEUE = const(32)
-NOISE_WINDOWS = const(4)   # pending longer than 4 debounce windows: noise
+_MAX_INPUTS = const(16)
+_QUEUE = const(32)
+_NOISE_WINDOWS = const(4)   # pending longer than 4 debounce windows: noise
 
 
 class Capture:
@@ -46,19 +46,19 @@ class Capture:
         self.rng = rng
         self.raw = 0            # last raw level of every pin (1 = pressed)
         self.stable = 0         # debounced level
-        self.first = array("i", [NONE] * n_inputs)  # first edge of a pending change
+        self.first = array("i", [_NONE] * n_inputs)  # first edge of a pending change
         self.last = array("i", [0] * n_inputs)      # latest edge on the pin
         self.pending = 0        # bit set: pin has an unconfirmed change
         # confirmed events waiting to leave, in arrival order
-        self.q_kind = bytearray(QUEUE)
-        self.q_input = bytearray(QUEUE)
-        self.q_time = array("i", [0] * QUEUE)
+        self.q_kind = bytearray(_QUEUE)
+        self.q_input = bytearray(_QUEUE)
+        self.q_time = array("i", [0] * _QUEUE)
         self.q_len = 0
-        self.order = bytearray(QUEUE)   # scratch for sorting
+        self.order = bytearray(_QUEUE)   # scratch for sorting
         # events handed out by pop()
-        self.kind = bytearray(QUEUE)
-        self.input = bytearray(QUEUE)
-        self.time = array("i", [0] * QUEUE)
+        self.kind = bytearray(_QUEUE)
+        self.input = bytearray(_QUEUE)
+        self.time = array("i", [0] * _QUEUE)
 
     def sample(self, bits, t_us):
         """A raw snapshot of all pins at t_us (called by the port).
@@ -115,7 +115,7 @@ class Capture:
                 if not ((self.raw & ~self.stable) & bit) \
                         or ticks.diff(now_us, self.last[i]) < self.glitch_us:
                     continue
-            if (self.raw ^ self.stable) & bit and self.q_len >= QUEUE:
+            if (self.raw ^ self.stable) & bit and self.q_len >= _QUEUE:
                 continue            # queue full: stays pending, confirmed at a later pop
             self.pending &= ~bit
             if (self.raw ^ self.stable) & bit:
@@ -126,7 +126,7 @@ class Capture:
                 self.q_time[k] = self.first[i]
                 self.q_len = k + 1
             # else: a glitch or a bounce that came back: no event
-            self.first[i] = NONE
+            self.first[i] = _NONE
 
     def pop(self, now_us):
         """Confirm what can be confirmed; returns the count of events ready.
@@ -148,16 +148,16 @@ class Capture:
         # the earliest edge still unconfirmed: nothing at or after it may leave.
         # A pin chattering for longer than any bounce (a loose wire) does not
         # hold the others back: it is noise, not a press still settling.
-        horizon = NONE
+        horizon = _NONE
         for i in range(self.n if self.pending else 0):
             if (self.pending >> i) & 1 and \
-                    ticks.diff(now_us, self.first[i]) < NOISE_WINDOWS * self.debounce_us:
-                if horizon == NONE or ticks.diff(self.first[i], horizon) < 0:
+                    ticks.diff(now_us, self.first[i]) < _NOISE_WINDOWS * self.debounce_us:
+                if horizon == _NONE or ticks.diff(self.first[i], horizon) < 0:
                     horizon = self.first[i]
         order = self.order
         m = 0
         for k in range(n):
-            if horizon == NONE or ticks.diff(self.q_time[k], horizon) < 0:
+            if horizon == _NONE or ticks.diff(self.q_time[k], horizon) < 0:
                 order[m] = k
                 m += 1
         if not m:
@@ -188,7 +188,7 @@ class Capture:
         # keep the ones held back, in arrival order
         left = 0
         for k in range(n):
-            if not (horizon == NONE or ticks.diff(self.q_time[k], horizon) < 0):
+            if not (horizon == _NONE or ticks.diff(self.q_time[k], horizon) < 0):
                 self.q_kind[left] = self.q_kind[k]
                 self.q_input[left] = self.q_input[k]
                 self.q_time[left] = self.q_time[k]

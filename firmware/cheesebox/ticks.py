@@ -8,18 +8,18 @@ from micropython import const
 
 PERIOD = const(0x40000000)
 MASK = const(0x3FFFFFFF)
-HALF = const(0x20000000)
+_HALF = const(0x20000000)
 
 
 def diff(a, b):
     """a - b for wrapped ticks, in [-2**29, 2**29).
 
     No intermediate leaves the 31-bit small-int range of a 32-bit port, so
-    this never allocates (a - b + HALF would, near the wrap)."""
+    this never allocates (a - b + _HALF would, near the wrap)."""
     d = a - b
-    if d >= HALF:
+    if d >= _HALF:
         return d - MASK - 1
-    if d < -HALF:
+    if d < -_HALF:
         return d + MASK + 1
     return d
 

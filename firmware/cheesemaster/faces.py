@@ -4,7 +4,7 @@ Faces are ints so that a roll is a bytearray and counting allocates nothing.
 """
 from micropython import const
 
-CHEESE1 = const(0)
+_CHEESE1 = const(0)
 CHEESE2 = const(1)
 CHEESE3 = const(2)
 MOUSE1 = const(3)
@@ -13,7 +13,7 @@ CAT = const(5)
 DOG = const(6)
 INNKEEPER = const(7)
 KING = const(8)
-COUNT = const(9)
+_COUNT = const(9)
 
 NAMES = ("cheese1", "cheese2", "cheese3", "mouse1", "mouse2",
          "cat", "dog", "innkeeper", "king")

@@ -25,23 +25,23 @@ MIN_PLAYERS = const(2)
 MAX_PLAYERS = const(8)
 
 ROLL_MS = const(1500)          # roll animation; faces shown after it
-FRAME_MS = const(90)
-TOUR_MS = const(800)           # each face of the dice tour
-CHECK_MS = const(30000)        # plate-card check ends by itself
+_FRAME_MS = const(90)
+_TOUR_MS = const(800)           # each face of the dice tour
+_CHECK_MS = const(30000)        # plate-card check ends by itself
 CHECK_MIN_MS = const(3000)     # the true count is up this long before ROLL can end the check
 SLAM_US = const(500000)        # a holder's press this soon after their grab: the same slam
 GUARD_MS = const(1000)         # a late slam can't start the next roll
-REVEAL_GRACE_MS = const(1000)  # a press from before the reveal arrives within this
-FLASH_MS = const(600)
-LOSS_MS = const(2500)          # lost points blink on the tracks
-BLINK_MS = const(250)
-FACES_MS = const(1400)         # after a round: faces, then the count
-COUNT_MS = const(900)
+_REVEAL_GRACE_MS = const(1000)  # a press from before the reveal arrives within this
+_FLASH_MS = const(600)
+_LOSS_MS = const(2500)          # lost points blink on the tracks
+_BLINK_MS = const(250)
+_FACES_MS = const(1400)         # after a round: faces, then the count
+_COUNT_MS = const(900)
 
 # states (the box's own are JOIN = 0 and RESUME = 9: box.state numbers them all)
 MENU = const(1)
 READY = const(2)
-TOUR = const(3)
+_TOUR = const(3)
 ROLLING = const(4)
 GRAB = const(5)
 CHECK = const(6)
@@ -54,7 +54,7 @@ DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7")
 
 
 DICE_FILE = "dice.json"     # the table's own dice, on the box's flash (docs/dice-file.md)
-ERR_DICE = const(2)         # the error code a bad dice file shows beside the cross
+_ERR_DICE = const(2)         # the error code a bad dice file shows beside the cross
 
 # box.options this game reads (set by the host, game.py):
 #   "roller"             -- rolls the dice (default: RandomRoller on box.rng)
@@ -73,12 +73,12 @@ def picked(box):
         if text is not None:
             dice = load_dice(parse(text, DICE_FILE, DiceError), DICE_FILE)
     except DiceError as e:
-        box.problem("%s; the default dice play" % e, ERR_DICE)
+        box.problem("%s; the default dice play" % e, _ERR_DICE)
     except UnicodeError:
         box.problem("%s: is not a text file (not UTF-8); the default dice play" % DICE_FILE,
-                    ERR_DICE)
+                    _ERR_DICE)
     except (OSError, MemoryError) as e:     # unreadable, or too big for the heap
-        box.problem("%s: cannot be read (%s); the default dice play" % (DICE_FILE, e), ERR_DICE)
+        box.problem("%s: cannot be read (%s); the default dice play" % (DICE_FILE, e), _ERR_DICE)
     box.keep["dice"] = dice if dice is not None else default_dice()
 
 
@@ -128,7 +128,7 @@ def resume(box, saved):
     """The saved game again, between rounds, the marked player to roll."""
     g = CheeseMaster(box, None)
     g.match, g.campaign, g.choice, g.in_play = saved
-    g.scored_at = ticks.add(box.now, -LOSS_MS)
+    g.scored_at = ticks.add(box.now, -_LOSS_MS)
     m = g.match
     box.log("resume", {"round": m.rounds_played,
                        "points": dict((name(s), m.points[s]) for s in range(8) if m.joined[s])})
@@ -182,7 +182,7 @@ class CheeseMaster:
 
     def in_game(self):
         """True while a game runs (penalties count, presses are logged)."""
-        return self.state in (READY, TOUR, ROLLING, GRAB, CHECK)
+        return self.state in (READY, _TOUR, ROLLING, GRAB, CHECK)
 
     def status(self, fields):
         """The console's `state` answer: this game's part."""
@@ -238,10 +238,10 @@ class CheeseMaster:
                     # a late slam right after scoring does not roll: say so
                     box.tunes.play(sound.TOO_SOON, now)
             elif m.marked < 0 and m.round_no == 0 and m.active[s]:
-                self.set_state(TOUR)
+                self.set_state(_TOUR)
                 self.tour_pos = 0
                 self.next_frame = now
-        elif st == TOUR:
+        elif st == _TOUR:
             self.set_state(READY)
         elif st == ROLLING or (st == GRAB and self._before_reveal(t_us)):
             if m.active[s]:
@@ -284,7 +284,7 @@ class CheeseMaster:
         debounce window after it happened). ticks_us differences only mean
         something within half their 2**30 us period, so a press handled long
         after the reveal is never compared: it is a grab."""
-        if ticks.diff(self.box.now, self.state_at) >= REVEAL_GRACE_MS:
+        if ticks.diff(self.box.now, self.state_at) >= _REVEAL_GRACE_MS:
             return False
         return ticks.diff(t_us, self.reveal_us) < 0
 
@@ -304,7 +304,7 @@ class CheeseMaster:
                 from cheesemaster.campaign import Campaign     # only for a campaign (heap)
                 self.campaign = Campaign(self.box.rng)
             self._new_game(None)
-        elif st == READY or st == TOUR:
+        elif st == READY or st == _TOUR:
             self._start_roll(t_us)
         elif st == CHECK:
             if ticks.diff(self.box.now, self.state_at) >= CHECK_MIN_MS:
@@ -346,7 +346,7 @@ class CheeseMaster:
         self.match = M.Match(stations, box.board.electronic, self.false_start_costs, box.dials)
         box.games += 1
         self.shown_roll = False
-        self.scored_at = ticks.add(box.now, -LOSS_MS)
+        self.scored_at = ticks.add(box.now, -_LOSS_MS)
         self.set_state(READY)
         box.log("game", {"players": [name(s) for s in stations],
                          "dice": [self.dice_names[d] for d in self.in_play],
@@ -460,7 +460,7 @@ class CheeseMaster:
         if not self.flash_on[s]:
             self.flashing += 1
         self.flash_on[s] = 1
-        self.flash_until[s] = ticks.add(self.box.now, FLASH_MS)
+        self.flash_until[s] = ticks.add(self.box.now, _FLASH_MS)
 
     def set_state(self, st):
         box = self.box
@@ -480,18 +480,18 @@ class CheeseMaster:
                 self._reveal()
             elif animate and ticks.diff(now, self.next_frame) >= 0:
                 self._tumble()
-                self.next_frame = ticks.add(now, FRAME_MS)
-        elif st == TOUR:
+                self.next_frame = ticks.add(now, _FRAME_MS)
+        elif st == _TOUR:
             if ticks.diff(now, self.next_frame) >= 0:
                 if self.tour_pos >= 6:
                     self.set_state(READY)
                 else:
                     self._tour_frame()
                     self.tour_pos += 1
-                    self.next_frame = ticks.add(now, TOUR_MS)
+                    self.next_frame = ticks.add(now, _TOUR_MS)
         elif st == CHECK:
             since = ticks.diff(now, self.state_at)
-            if since >= CHECK_MS or (self.end_check and since >= CHECK_MIN_MS):
+            if since >= _CHECK_MS or (self.end_check and since >= CHECK_MIN_MS):
                 self._score()
         if not self.flashing:
             return
@@ -510,15 +510,15 @@ class CheeseMaster:
             if animate:
                 return min(reveal, max(0, ticks.diff(self.next_frame, now)))
             return reveal
-        if st == TOUR:
+        if st == _TOUR:
             return max(0, ticks.diff(self.next_frame, now))
         w = -1
         if st == CHECK:
-            w = max(0, (CHECK_MIN_MS if self.end_check else CHECK_MS) - ticks.diff(now, self.state_at))
+            w = max(0, (CHECK_MIN_MS if self.end_check else _CHECK_MS) - ticks.diff(now, self.state_at))
         if not animate:
             return w
         if self._blinking(now):
-            b = BLINK_MS - ticks.diff(now, self.state_at) % BLINK_MS
+            b = _BLINK_MS - ticks.diff(now, self.state_at) % _BLINK_MS
             if w < 0 or b < w:
                 w = b
         if self.flashing:
@@ -537,7 +537,7 @@ class CheeseMaster:
             m = self.match
             if m is not None and (m.marked >= 0 or self.shown_roll):
                 return True
-            if ticks.diff(now, self.scored_at) < LOSS_MS:
+            if ticks.diff(now, self.scored_at) < _LOSS_MS:
                 return True
         return False
 
@@ -602,10 +602,10 @@ class CheeseMaster:
         st = self.state
         if (st == CHECK or st == READY) and self.shown_roll:
             # after a round: the faces, then the true count
-            phase = ticks.diff(now, self.state_at) % (FACES_MS + COUNT_MS)
-            self._draw_roll(phase < FACES_MS)
-        blink = (ticks.diff(now, self.state_at) // BLINK_MS) % 2 == 0
-        loss_blink = st == READY and ticks.diff(now, self.scored_at) < LOSS_MS
+            phase = ticks.diff(now, self.state_at) % (_FACES_MS + _COUNT_MS)
+            self._draw_roll(phase < _FACES_MS)
+        blink = (ticks.diff(now, self.state_at) // _BLINK_MS) % 2 == 0
+        loss_blink = st == READY and ticks.diff(now, self.scored_at) < _LOSS_MS
         return (2 if loss_blink else 0) + (1 if blink else 0)
 
     def draw_tracks(self, now, look):

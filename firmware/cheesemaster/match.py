@@ -9,7 +9,7 @@ from micropython import const
 from cheesemaster.rules import answer_is_right
 
 START_POINTS = const(7)
-FLIP_BELOW = const(4)      # the cheesemaker card is flipped below 4 points
+_FLIP_BELOW = const(4)      # the cheesemaker card is flipped below 4 points
 MAX_STATIONS = const(8)
 NO_ANSWER = const(255)
 NOBODY = const(-1)
@@ -32,7 +32,7 @@ TAKEN_BACK = const(5)
 # How a round ended (finish_round() result)
 SCORED = const(0)
 REPLAY = const(1)        # it would have eliminated everyone: nothing taken, roll again
-GAME_OVER = const(2)
+_GAME_OVER = const(2)
 
 
 class Match:
@@ -90,7 +90,7 @@ class Match:
 
     def flipped(self, s):
         """True when the player's card is flipped (below 4 points)."""
-        return self.points[s] < FLIP_BELOW
+        return self.points[s] < _FLIP_BELOW
 
     # -- a round ----------------------------------------------------------
     def start_round(self):
@@ -190,9 +190,9 @@ class Match:
         return bool(self.owned[s])
 
     def finish_round(self):
-        """Apply the round's losses together; returns SCORED, REPLAY or GAME_OVER."""
+        """Apply the round's losses together; returns SCORED, REPLAY or _GAME_OVER."""
         if self.phase == OVER:
-            return GAME_OVER
+            return _GAME_OVER
         no_wheel = NOBODY
         survivors = 0
         for s in range(MAX_STATIONS):
@@ -231,7 +231,7 @@ class Match:
         self.marked = no_wheel if no_wheel != NOBODY and self.active[no_wheel] else NOBODY
         if self.active_count() <= 1:
             self._end_game()
-            return GAME_OVER
+            return _GAME_OVER
         return SCORED
 
     # -- saving and resuming (save.py) --------------------------------------

@@ -31,10 +31,10 @@ MIN_PLAYERS = const(2)
 MAX_PLAYERS = const(5)
 
 # states (the box's own are JOIN = 0 and RESUME = 9)
-VARIANT = const(1)
-TURN = const(2)
-FINAL = const(3)
-LAYOUT = const(4)       # advanced: the dice show the market cards to lay out, sector by sector
+_VARIANT = const(1)
+_TURN = const(2)
+_FINAL = const(3)
+_LAYOUT = const(4)       # advanced: the dice show the market cards to lay out, sector by sector
 STATE_NAMES = ("join", "variant", "turn", "final", "layout")
 
 # entry steps: (lowest, highest) value, the track colour that says which step
@@ -65,10 +65,10 @@ STEP_RGB = (WHITE, AMBER, AMBER, GREEN, AMBER, None, GREEN, MAGENTA, CYAN, CYAN,
 COUNTRY_RGB = ((0, 90, 255), (0, 200, 0), (255, 0, 0), (255, 120, 0), (200, 0, 255))
 DIM = (60, 60, 60)
 
-NO_VALUE = const(255)
-BLINK_MS = const(250)
-MONEY_MS = const(3000)          # money on demand stays up this long
-CYCLE_MS = const(2000)          # the final screen shows each player this long
+_NO_VALUE = const(255)
+_BLINK_MS = const(250)
+_MONEY_MS = const(3000)          # money on demand stays up this long
+_CYCLE_MS = const(2000)          # the final screen shows each player this long
 COIN = b"\x3c\x7e\xff\xff\xff\xff\x7e\x3c"
 
 
@@ -138,11 +138,11 @@ def resume(box, saved):
     g.advanced = bool(bank.advanced)
     box.log("resume", {"round": sum(bank.turns), "points": {}})
     if bank.over:
-        g.set_state(FINAL)
+        g.set_state(_FINAL)
     elif g.advanced and not sum(bank.turns):
-        g.set_state(LAYOUT)             # cut while the table laid the cards out
+        g.set_state(_LAYOUT)             # cut while the table laid the cards out
     else:
-        g.set_state(TURN)
+        g.set_state(_TURN)
     return g
 
 
@@ -155,18 +155,18 @@ class Companion:
         self.cards = cards if cards is not None else _load_cards()
         self.advanced = box.keep.get("advanced", False)     # the table's last choice
         self.bank = None
-        self.state = VARIANT
+        self.state = _VARIANT
         self.state_at = box.now
         self.values = bytearray(12)     # the entry so far, one value a step
         self.k = 0                      # values entered this turn
-        self.sel = NO_VALUE             # the active player's value now (keys, dial)
+        self.sel = _NO_VALUE             # the active player's value now (keys, dial)
         self.money_s = -1               # station whose money is shown, until money_until
         self.money_until = 0
         self.page = 0                   # the layout's sector on the dice
         self.rows = bytearray(8)
 
     def start(self):
-        self.set_state(VARIANT)
+        self.set_state(_VARIANT)
         self.box.tunes.play(sound.MENU, self.box.now)
 
     # -- what the box asks ------------------------------------------------
@@ -176,7 +176,7 @@ class Companion:
     rolling = False                     # no animation: no quiet moment needed
 
     def in_game(self):
-        return self.state == TURN
+        return self.state == _TURN
 
     def status(self, fields):
         b = self.bank
@@ -185,7 +185,7 @@ class Companion:
             fields["money"] = dict((name(self.stations[p]), b.money[p]) for p in range(b.n))
             fields["turn"] = name(self.stations[b.cur]) if not b.over else None
             fields["deck"] = b.deck
-            fields["step"] = STEP_NAMES[self._step()] if self.state == TURN else None
+            fields["step"] = STEP_NAMES[self._step()] if self.state == _TURN else None
 
     def snapshot(self):
         return {"stations": list(self.stations), "bank": self.bank.snapshot()}
@@ -204,7 +204,7 @@ class Companion:
 
     def active(self):
         """The station whose turn it is (-1 outside a turn)."""
-        if self.state != TURN:
+        if self.state != _TURN:
             return -1
         return self.stations[self.bank.cur]
 
@@ -219,44 +219,44 @@ class Companion:
 
     def on_buzz(self, s, t_us):
         box = self.box
-        if self.state == VARIANT:
+        if self.state == _VARIANT:
             self.advanced = not self.advanced
             box.keep["advanced"] = self.advanced
             box.tunes.play(sound.MENU, box.now)
             self._changed()
             return
-        if self.state == LAYOUT:
+        if self.state == _LAYOUT:
             self._next_page()
             return
-        if self.state == TURN and s == self.active():
+        if self.state == _TURN and s == self.active():
             v = box.plate_at(s, t_us)
             if not box.dials:
                 box.plates_from(t_us)       # a key counts for one step
-                self.sel = NO_VALUE
+                self.sel = _NO_VALUE
             self._enter(s, v)
             return
         if self.seat(s) >= 0 and self.bank is not None:
             # money on demand
             self.money_s = s
-            self.money_until = ticks.add(box.now, MONEY_MS)
+            self.money_until = ticks.add(box.now, _MONEY_MS)
             self._changed()
 
     def on_roll(self, t_us):
         box = self.box
-        if self.state == VARIANT:
+        if self.state == _VARIANT:
             self._new_game()
-        elif self.state == LAYOUT:
+        elif self.state == _LAYOUT:
             self._next_page()
-        elif self.state == TURN:
+        elif self.state == _TURN:
             if self.k > 0:
                 self.k -= 1                 # back one step
                 box.tunes.play(sound.TAKE_BACK, box.now)
                 self._changed()
-        elif self.state == FINAL:
-            self.set_state(VARIANT)         # another game, the same players
+        elif self.state == _FINAL:
+            self.set_state(_VARIANT)         # another game, the same players
 
     def on_long_roll(self, t_us):
-        if self.state != TURN:
+        if self.state != _TURN:
             self.box.back_to_join()
 
     # -- the game ---------------------------------------------------------
@@ -265,7 +265,7 @@ class Companion:
         box = self.box
         self.bank = Bank(self.cards, len(self.stations), box.rng, self.advanced)
         box.games += 1
-        self.set_state(LAYOUT if self.advanced else TURN)
+        self.set_state(_LAYOUT if self.advanced else _TURN)
         b = self.bank
         box.log("market", {"players": [name(s) for s in self.stations],
                            "variant": "advanced" if self.advanced else "basic",
@@ -282,7 +282,7 @@ class Companion:
         self.page += 1
         self.box.tunes.play(sound.MENU, self.box.now)
         if self.page >= 3:
-            self.set_state(TURN)
+            self.set_state(_TURN)
         else:
             self._changed()
 
@@ -330,7 +330,7 @@ class Companion:
     def _enter(self, s, v):
         box = self.box
         st = self._step()
-        if v == NO_VALUE or v < LOW[st] or v > HIGH[st]:
+        if v == _NO_VALUE or v < LOW[st] or v > HIGH[st]:
             box.tunes.play(sound.TOO_SOON, box.now)     # no value, or not one of this step's
             return
         self.values[self.k] = v
@@ -411,7 +411,7 @@ class Companion:
             self._final()
         else:
             box.tunes.play(sound.GRAB, box.now)
-            self.set_state(TURN)            # the next player (dice and tracks)
+            self.set_state(_TURN)            # the next player (dice and tracks)
         self._save()
 
     def _final(self):
@@ -421,22 +421,22 @@ class Companion:
         box.log("final", {"money": dict((name(st[p]), b.money[p]) for p in range(b.n)),
                           "bonus": dict((name(st[p]), b.bonus[p]) for p in range(b.n)),
                           "winners": [name(st[p]) for p in b.winners]})
-        self.set_state(FINAL)
+        self.set_state(_FINAL)
         box.tunes.play(sound.WIN, box.now)
 
     def set_state(self, st):
         box = self.box
         self.state = st
         self.state_at = box.now
-        if st == LAYOUT:
+        if st == _LAYOUT:
             self.page = 0
-        if st == TURN:
+        if st == _TURN:
             # a turn starts: nothing entered yet; a dial shows its value at
             # once (it reports only when it moves); the active player's own
             # money never covers their turn
             self.k = 0
             s = self.active()
-            self.sel = box.plate_now(s) if box.dials else NO_VALUE
+            self.sel = box.plate_now(s) if box.dials else _NO_VALUE
             if self.money_s == s:
                 self.money_s = -1
         self._changed()
@@ -457,8 +457,8 @@ class Companion:
         w = -1
         if self.money_s >= 0:
             w = max(0, ticks.diff(self.money_until, now))
-        if self.box.animate and self.state != VARIANT:
-            b = BLINK_MS - ticks.diff(now, self.state_at) % BLINK_MS
+        if self.box.animate and self.state != _VARIANT:
+            b = _BLINK_MS - ticks.diff(now, self.state_at) % _BLINK_MS
             if w < 0 or b < w:
                 w = b
         return w
@@ -467,20 +467,20 @@ class Companion:
     def look(self, now):
         """Blink phase (and the final screen's page): redraw when it changes."""
         since = ticks.diff(now, self.state_at)
-        blink = (since // BLINK_MS) % 2
+        blink = (since // _BLINK_MS) % 2
         page = 0
-        if self.state == FINAL:
-            page = (since // CYCLE_MS) % self.bank.n
-        elif self.state == TURN and self._step() == COUNTRY:
+        if self.state == _FINAL:
+            page = (since // _CYCLE_MS) % self.bank.n
+        elif self.state == _TURN and self._step() == COUNTRY:
             self._draw_prices(blink)
-        if self.state == FINAL:
+        if self.state == _FINAL:
             self._draw_final(page)
         return blink + 2 * page     # page < 5
 
     def render_dice(self):
         d = self.box.display
         rows = self.rows
-        if self.state == VARIANT:
+        if self.state == _VARIANT:
             # 1 coin: basic; coins on all five: advanced (a buzzer switches)
             for i in range(5):
                 if i == 0 or self.advanced:
@@ -490,10 +490,10 @@ class Companion:
             d.pattern(5, rows_for("+" if self.advanced else "-", rows), WHITE,
                       "adv" if self.advanced else "basic")
             return
-        if self.state == FINAL:
+        if self.state == _FINAL:
             self._draw_final(0)
             return
-        if self.state == LAYOUT:
+        if self.state == _LAYOUT:
             self._draw_layout()
             return
         self._draw_prices(0)
@@ -521,7 +521,7 @@ class Companion:
         d = self.box.display
         rows = self.rows
         chosen = -1
-        if self.state == TURN and self._step() == COUNTRY and self.sel != NO_VALUE:
+        if self.state == _TURN and self._step() == COUNTRY and self.sel != _NO_VALUE:
             chosen = self.sel - 1
         top = 4 if self.money_s >= 0 else 5
         for c in range(top):
@@ -566,11 +566,11 @@ class Companion:
                 d.score(s, 0, OFF)
                 d.wheel(s, OFF)
                 continue
-            if self.state == VARIANT or self.state == LAYOUT or b is None:
+            if self.state == _VARIANT or self.state == _LAYOUT or b is None:
                 d.score(s, 7, STATION[s])
                 d.wheel(s, OFF)
                 continue
-            if self.state == FINAL:
+            if self.state == _FINAL:
                 won = p in b.winners
                 d.score(s, 7 if won and blink else 0, STATION[s])
                 d.wheel(s, STATION[s] if won else OFF)
@@ -582,7 +582,7 @@ class Companion:
             if s == act:
                 # the entry: the chosen value as that many LEDs in the step's colour
                 st = self._step()
-                v = self.sel if self.sel != NO_VALUE else 0
+                v = self.sel if self.sel != _NO_VALUE else 0
                 rgb = STEP_RGB[st]
                 if rgb is None:
                     rgb = COUNTRY_RGB[v - 1] if 1 <= v <= 5 else WHITE

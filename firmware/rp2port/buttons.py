@@ -29,17 +29,17 @@ from micropython import const
 from rp2port.pio_sampler import sampler_program
 from rp2port.sampler import SampleDecoder
 
-RING_WORDS = const(64)          # DMA ring of sampler words
-RING_BITS = const(8)            # log2 of its size in bytes
-PIO0_RXF0 = const(0x50200020)   # PIO0 RX FIFO 0 (RP2040 and RP2350)
-DREQ_PIO0_RX0 = const(4)
-# Two DMA channels drain the ring, each chained to the other: each moves SEGMENT
+_RING_WORDS = const(64)          # DMA ring of sampler words
+_RING_BITS = const(8)            # log2 of its size in bytes
+_PIO0_RXF0 = const(0x50200020)   # PIO0 RX FIFO 0 (RP2040 and RP2350)
+_DREQ_PIO0_RX0 = const(4)
+# Two DMA channels drain the ring, each chained to the other: each moves _SEGMENT
 # words, then triggers the other, which reloads its own count. They run for
 # ever with no CPU help, on the RP2040 and the RP2350 alike (a single channel's
 # count runs out, and on the RP2350 bits 31:28 of the count are its mode).
-# SEGMENT is a multiple of the ring, so each channel always starts where the
+# _SEGMENT is a multiple of the ring, so each channel always starts where the
 # other stopped.
-SEGMENT = const(1 << 20)        # words: >= 16 s of a pin chattering at every loop
+_SEGMENT = const(1 << 20)        # words: >= 16 s of a pin chattering at every loop
 
 
 class Wake(io.IOBase):
@@ -59,7 +59,7 @@ class Wake(io.IOBase):
 class Buttons:
     """The sampler on PIO0 state machine sm_id, its ring, and the decoder."""
 
-    def __init__(self, board, sm_id=0, segment=SEGMENT):
+    def __init__(self, board, sm_id=0, segment=_SEGMENT):
         base = board.button_base
         width = board.button_width
         # pull up the whole window (board.py keeps other uses out of it): a
@@ -69,9 +69,9 @@ class Buttons:
         self.segment = segment
         self.overruns = 0
         # a ring aligned to its size, as the DMA ring mode needs
-        self.ring_all = array("I", [0] * (2 * RING_WORDS))
+        self.ring_all = array("I", [0] * (2 * _RING_WORDS))
         addr = uctypes.addressof(self.ring_all)
-        self.ring_off = ((-addr) % (RING_WORDS * 4)) // 4
+        self.ring_off = ((-addr) % (_RING_WORDS * 4)) // 4
         self.ring_addr = addr + self.ring_off * 4
         self.sm_id = sm_id
         self.sampler = sampler_program(width, 30 - width)
@@ -80,10 +80,10 @@ class Buttons:
         self.sm.exec("set(y, 0)")
         self.dma = rp2.DMA()
         self.dma2 = rp2.DMA()
-        dreq = DREQ_PIO0_RX0 + sm_id
-        rx = PIO0_RXF0 + 4 * sm_id
+        dreq = _DREQ_PIO0_RX0 + sm_id
+        rx = _PIO0_RXF0 + 4 * sm_id
         for ch, other, trigger in ((self.dma2, self.dma, False), (self.dma, self.dma2, True)):
-            ctrl = ch.pack_ctrl(size=2, inc_read=False, inc_write=True, ring_size=RING_BITS,
+            ctrl = ch.pack_ctrl(size=2, inc_read=False, inc_write=True, ring_size=_RING_BITS,
                                 ring_sel=True, treq_sel=dreq, chain_to=other.channel)  # pyright: ignore[reportAttributeAccessIssue]
             ch.config(read=rx, write=self.ring_addr, count=segment, ctrl=ctrl, trigger=trigger)
         self.read_pos = 0               # ring index of the next word to read
@@ -127,10 +127,10 @@ class Buttons:
             return
         self.seg_ch = ch
         self.seg_done = done
-        if new > RING_WORDS:                    # the ring lapped us: keep the newest
+        if new > _RING_WORDS:                    # the ring lapped us: keep the newest
             self.overruns += 1
-            self.read_pos = (self.read_pos + new - RING_WORDS) % RING_WORDS
-            new = RING_WORDS
+            self.read_pos = (self.read_pos + new - _RING_WORDS) % _RING_WORDS
+            new = _RING_WORDS
         dec = self.decoder
         dec.advance(time.ticks_us())
         ring = self.ring_all
@@ -138,7 +138,7 @@ class Buttons:
         pos = self.read_pos
         for _ in range(new):
             dec.feed(ring[off + pos], capture)
-            pos = (pos + 1) % RING_WORDS
+            pos = (pos + 1) % _RING_WORDS
         self.read_pos = pos
 
     def changed(self):

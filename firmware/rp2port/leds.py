@@ -18,9 +18,9 @@ from rp2port import pixels
 from rp2port.pio_ws2812 import FREQ as WS_FREQ
 from rp2port.pio_ws2812 import ws2812_program
 
-RISE_PERMILLE = const(40)       # brighten again only for this much (no flicker)
-LATCH_US = const(300)           # low this long latches a WS2812B frame (newer parts)
-US_PER_BYTE = const(10)         # 8 bits at 800 kHz
+_RISE_PERMILLE = const(40)       # brighten again only for this much (no flicker)
+_LATCH_US = const(300)           # low this long latches a WS2812B frame (newer parts)
+_US_PER_BYTE = const(10)         # 8 bits at 800 kHz
 
 
 class Leds:
@@ -91,7 +91,7 @@ class Leds:
         allowed = self.limit.allowed()
         cur = self.table_permille
         target = self.limit.target(allowed)
-        again = allowed < cur or target >= cur + RISE_PERMILLE
+        again = allowed < cur or target >= cur + _RISE_PERMILLE
         if again:
             pixels.fill_table(self.table, target)
             self.table_permille = target
@@ -125,7 +125,7 @@ class Leds:
         dma.count = len(buf)  # pyright: ignore[reportAttributeAccessIssue]
         dma.ctrl = self.led_ctrl[ci]
         dma.active(1)
-        self.led_free[ci] = time.ticks_add(time.ticks_us(), len(buf) * US_PER_BYTE + LATCH_US)
+        self.led_free[ci] = time.ticks_add(time.ticks_us(), len(buf) * _US_PER_BYTE + _LATCH_US)
         self.led_ms[ci] = time.ticks_ms()
         self.writes[ci] += 1
 

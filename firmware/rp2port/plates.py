@@ -10,11 +10,11 @@ import machine
 import time
 from micropython import const
 
-KEYS_POLL_MS = const(8)         # answer keys read at most 10 ms apart (ruling)
-DIALS_POLL_MS = const(4)        # dials read at most 5 ms apart
-KEYS_BAUD = const(1000000)      # SoftSPI clock for the 74HC165 chain
-DIAL_READS = const(2)           # repeats after the first read: 3 reads alike
-DIAL_SETTLE_US = const(60)      # after switching the 4051: 1 nF on COM, tau ~4 us
+_KEYS_POLL_MS = const(8)         # answer keys read at most 10 ms apart (ruling)
+_DIALS_POLL_MS = const(4)        # dials read at most 5 ms apart
+_KEYS_BAUD = const(1000000)      # SoftSPI clock for the 74HC165 chain
+_DIAL_READS = const(2)           # repeats after the first read: 3 reads alike
+_DIAL_SETTLE_US = const(60)      # after switching the 4051: 1 nF on COM, tau ~4 us
 
 
 class Placements:
@@ -54,7 +54,7 @@ class Keys(Placements):
     """8 keys a station through chained 74HC165s (a key pulls low)."""
 
     def __init__(self, board):
-        super().__init__(KEYS_POLL_MS)
+        super().__init__(_KEYS_POLL_MS)
         a = board.answers
         self.stations = board.stations
         # The 74HC165 chain read by MicroPython's SoftSPI (a C loop: 64 bits
@@ -63,7 +63,7 @@ class Keys(Placements):
         # first bit is chip 0's H. SoftSPI needs a MOSI pin: it is the load
         # pin, held high (write=0xFF) while the bits come in.
         self.pl = machine.Pin(a["load"], machine.Pin.OUT, value=1)
-        self.spi = machine.SoftSPI(baudrate=KEYS_BAUD, polarity=1, phase=0,
+        self.spi = machine.SoftSPI(baudrate=_KEYS_BAUD, polarity=1, phase=0,
                                    sck=machine.Pin(a["clock"]),
                                    mosi=self.pl, miso=machine.Pin(a["data"]))
         self.keys_in = bytearray(board.stations)
@@ -90,7 +90,7 @@ class Dials(Placements):
     """A dial a station (8 positions) through a 4051 into the ADC."""
 
     def __init__(self, board):
-        super().__init__(DIALS_POLL_MS)
+        super().__init__(_DIALS_POLL_MS)
         a = board.answers
         self.stations = board.stations
         self.adc = machine.ADC(machine.Pin(a["adc"]))
@@ -108,15 +108,15 @@ class Dials(Placements):
         for s in range(self.stations):
             for b in range(3):
                 self.sel[b].value((s >> b) & 1)
-            time.sleep_us(DIAL_SETTLE_US)
+            time.sleep_us(_DIAL_SETTLE_US)
             self.adc.read_u16()                 # the ADC's own sample cap settles too
             pos = self.adc.read_u16() >> 13
             if pos != self.seen[s]:
                 self.seen[s] = pos
                 self.same[s] = 0
                 self.at[s] = time.ticks_us()
-            elif self.same[s] < DIAL_READS:
+            elif self.same[s] < _DIAL_READS:
                 self.same[s] += 1
-                if self.same[s] == DIAL_READS and pos != self.pos[s]:
+                if self.same[s] == _DIAL_READS and pos != self.pos[s]:
                     self.pos[s] = pos
                     self.placed(s, pos, self.at[s])

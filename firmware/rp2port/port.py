@@ -18,7 +18,7 @@ from rp2port.buttons import Buttons
 from rp2port.leds import Leds
 from rp2port.usb import Usb
 
-IDLE_MAX_MS = const(1000)       # sleep at most this long (the watchdog is 8 s)
+_IDLE_MAX_MS = const(1000)       # sleep at most this long (the watchdog is 8 s)
 
 
 class _NoPlates:
@@ -113,8 +113,8 @@ class Rp2Port:
             self.wdt.feed()
         if ms == 0:
             return
-        if ms < 0 or ms > IDLE_MAX_MS:
-            ms = IDLE_MAX_MS
+        if ms < 0 or ms > _IDLE_MAX_MS:
+            ms = _IDLE_MAX_MS
         end = time.ticks_add(time.ticks_ms(), ms)
         plates = self.plates
         electronic = self.board.electronic

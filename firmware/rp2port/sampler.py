@@ -26,10 +26,10 @@ from cheesebox import ticks
 from cheesebox.board import MAX_WINDOW
 
 LOOP_US = const(16)       # one sampler loop
-LOOP_SHIFT = const(4)     # log2(LOOP_US)
+_LOOP_SHIFT = const(4)     # log2(LOOP_US)
 WORD_BITS = const(30)
-TICK_LOOP_BITS = const(26) # ticks_us wraps every 2**30 us = 2**26 loops
-NO_PIN = const(255)
+_TICK_LOOP_BITS = const(26) # ticks_us wraps every 2**30 us = 2**26 loops
+_NO_PIN = const(255)
 
 
 class SampleDecoder:
@@ -45,15 +45,15 @@ class SampleDecoder:
             raise ValueError("button window of %d pins is wider than %d" % (width, MAX_WINDOW))
         self.width = width
         self.kbits = WORD_BITS - width
-        if self.kbits > TICK_LOOP_BITS:     # use no more counter bits than ticks_us has loops
-            self.kbits = TICK_LOOP_BITS
+        if self.kbits > _TICK_LOOP_BITS:     # use no more counter bits than ticks_us has loops
+            self.kbits = _TICK_LOOP_BITS
         self.kmask = (1 << self.kbits) - 1
         self.khalf = 1 << (self.kbits - 1)
         self.snap_mask = (1 << width) - 1
         self.shift = bytearray(len(pins))
         for i in range(len(pins)):
             if pins[i] < 0:               # no such input on this board
-                self.shift[i] = NO_PIN
+                self.shift[i] = _NO_PIN
                 continue
             if not base <= pins[i] < base + width:
                 raise ValueError("GP%d is outside the button window GP%d-GP%d"
@@ -73,7 +73,7 @@ class SampleDecoder:
         d = now_us - self.t0               # (now - start) mod 2**30, no allocation
         if d < 0:
             d += ticks.PERIOD
-        self.anchor_n = (d >> LOOP_SHIFT) & self.kmask
+        self.anchor_n = (d >> _LOOP_SHIFT) & self.kmask
         self.anchor_t = ticks.add(now_us, -(d & (LOOP_US - 1)))
 
     def time_of(self, word):
@@ -82,7 +82,7 @@ class SampleDecoder:
         back = (self.anchor_n - n) & self.kmask
         if back >= self.khalf:                        # a loop after the anchor
             back -= self.kmask + 1
-        return ticks.add(self.anchor_t, -(back << LOOP_SHIFT))
+        return ticks.add(self.anchor_t, -(back << _LOOP_SHIFT))
 
     def bits_of(self, word):
         """Capture input bits (1 = pressed) from a word's snapshot."""
@@ -91,7 +91,7 @@ class SampleDecoder:
     def _map(self, snap):
         bits = 0
         for i in range(len(self.shift)):
-            if self.shift[i] != NO_PIN and (snap >> self.shift[i]) & 1:
+            if self.shift[i] != _NO_PIN and (snap >> self.shift[i]) & 1:
                 bits |= 1 << i
         return bits
 

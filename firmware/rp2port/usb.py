@@ -9,16 +9,16 @@ import sys
 import time
 from micropython import const
 
-LINE_MAX = const(120)           # longest serial command line
-OUT_BYTES = const(2048)         # event-log lines waiting for the USB host
-OUT_BURST = const(256)          # bytes written per loop pass at most
+_LINE_MAX = const(120)           # longest serial command line
+_OUT_BYTES = const(2048)         # event-log lines waiting for the USB host
+_OUT_BURST = const(256)          # bytes written per loop pass at most
 
 
 class Usb:
     def __init__(self):
         self.serial = select.poll()
         self.serial.register(sys.stdin, select.POLLIN)
-        self.out = bytearray(OUT_BYTES)
+        self.out = bytearray(_OUT_BYTES)
         self.out_head = 0               # next byte to send
         self.out_len = 0                # bytes queued
         self.out_dropped = 0            # lines dropped while the queue was full
@@ -26,7 +26,7 @@ class Usb:
         self.stdout = sys.stdout.buffer  # pyright: ignore[reportAttributeAccessIssue]
         self.writable = select.poll()
         self.writable.register(sys.stdout, select.POLLOUT)
-        self.line = bytearray(LINE_MAX)
+        self.line = bytearray(_LINE_MAX)
         self.line_len = 0
 
     def write_line(self, text):
@@ -48,22 +48,22 @@ class Usb:
     def _queue(self, text):
         data = text.encode() if isinstance(text, str) else text
         n = len(data) + 1
-        if self.out_len + n > OUT_BYTES:
+        if self.out_len + n > _OUT_BYTES:
             return False
-        tail = (self.out_head + self.out_len) % OUT_BYTES
+        tail = (self.out_head + self.out_len) % _OUT_BYTES
         for b in data:
             self.out[tail] = b
-            tail = (tail + 1) % OUT_BYTES
+            tail = (tail + 1) % _OUT_BYTES
         self.out[tail] = 10
         self.out_len += n
         return True
 
     def flush_out(self):
-        """Send queued bytes while the host takes them (at most OUT_BURST a
+        """Send queued bytes while the host takes them (at most _OUT_BURST a
         call); one byte never waits when the CDC buffer has room."""
         sent = 0
         one = self.one
-        while self.out_len and sent < OUT_BURST:
+        while self.out_len and sent < _OUT_BURST:
             ready = False
             for _ in self.writable.ipoll(0):
                 ready = True
@@ -71,7 +71,7 @@ class Usb:
                 return
             one[0] = self.out[self.out_head]
             self.stdout.write(one)
-            self.out_head = (self.out_head + 1) % OUT_BYTES
+            self.out_head = (self.out_head + 1) % _OUT_BYTES
             self.out_len -= 1
             sent += 1
         if not self.out_len:
@@ -79,7 +79,7 @@ class Usb:
 
     def read_line(self):
         """A complete line typed on the USB serial console, or None. Never blocks;
-        a line longer than LINE_MAX is cut there (the box then rejects it)."""
+        a line longer than _LINE_MAX is cut there (the box then rejects it)."""
         while self.ready():
             c = sys.stdin.read(1)
             if c == "\n" or c == "\r":
@@ -88,7 +88,7 @@ class Usb:
                 text = bytes(self.line[:self.line_len]).decode("utf-8", "replace")
                 self.line_len = 0
                 return text
-            if self.line_len < LINE_MAX:
+            if self.line_len < _LINE_MAX:
                 b = ord(c) if len(c) == 1 and ord(c) < 256 else 63     # '?'
                 self.line[self.line_len] = b
                 self.line_len += 1
