@@ -108,29 +108,10 @@ class Box:
         self._animate = True
         self.redraw = True             # tracks need drawing (input, timer, state)
         self.look = -1                 # the picture last drawn (game.look, stuck blink)
-        offer = None
-        if store is not None:
-            saved = store.load()
-            if store.problem:
-                self.problem(store.problem)
-            if saved is not None:
-                # the saved game's own module checks it and offers it
-                i = games.index(saved.get("game", games.GAMES[0][games.NAME]))
-                if i < 0:
-                    self.problem("saved game unusable: no game %r here" % (saved.get("game"),))
-                    store.clear()
-                else:
-                    self.picked = i
-                    offer = saved
-        mod = self._load_game(self.picked)
-        if offer is not None:
-            try:
-                joined, played = self._unpack_envelope(offer)
-                self.saved = (joined, played, mod.unpack(self, offer))
-            except (KeyError, ValueError, TypeError, IndexError) as e:
-                # a file that passed its checksum can still hold nonsense: never a crash
-                self.problem("saved game unusable: %s" % e)
-                store.clear()
+        if store is not None:           # the saved game's module, or the first pick
+            self.saved = run_once("offer", "saved_game", self, store)
+        else:
+            self.offer_game(self.picked)
         self.log("boot", {"board": board.name, "resume": self.saved is not None})
         if self.saved is not None:
             self.mode = _RESUME
@@ -403,14 +384,14 @@ class Box:
             _forget_game(games.GAMES[self.picked])
             self.notice = ""             # the last game's problem is not this one's
             self.notice_code = 0
-            self._load_game(i)
+            self.offer_game(i)
         self.tunes.play(sound.MENU, self.now)
         self.log("pick", {"game": self.module.NAME})
         self.redraw = True
         self._render_dice()
         return True
 
-    def _load_game(self, i):
+    def offer_game(self, i):
         """Game number i is offered now: imported, and told so (it reads its
         own files then: Cheese Master its dice file)."""
         self.picked = i
@@ -481,24 +462,6 @@ class Box:
         """The text of file `name` on the box's flash, or None if there is none
         (a game's own data: Cheese Master's dice.json). OSError if unreadable."""
         return self.store.read(name) if self.store is not None else None
-
-    def _unpack_envelope(self, d):
-        """(joined, games) of a saved game, checked: saved on this board, its
-        stations here. Raises saying why not (the game checks only its part)."""
-        if d["board"] != self.board.name:
-            raise ValueError("saved on board %r" % d["board"])
-        saved = d["joined"]
-        if not isinstance(saved, list) or len(saved) != 8:
-            raise ValueError("saved joined: %r" % (saved,))
-        joined = bytearray(8)
-        for s in range(8):
-            joined[s] = 1 if saved[s] else 0
-            if joined[s] and s >= self.n:
-                raise ValueError("station %d is not on this board" % (s + 1))
-        played = d.get("games", 1)
-        if type(played) is not int or played < 0:
-            raise ValueError("saved games: %r" % (played,))
-        return joined, played
 
     def _resume(self):
         """Back to the saved game."""

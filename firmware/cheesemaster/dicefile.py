@@ -60,3 +60,27 @@ def default():
     """(names, faces) of the rulings' default dice."""
     return load({"dice": [{"name": n, "faces": list(f)} for n, _, f in DEFAULT_DICE]},
                      "default dice")
+
+
+DICE_FILE = "dice.json"     # the table's own dice, on the box's flash (docs/dice-file.md)
+ERR_DICE = 2                # the error code a bad dice file shows beside the cross
+
+
+def table_dice(box):
+    """(names, faces) of the dice the table plays: dice.json on the box's
+    flash, else the default dice. A bad file is said on the dice (a cross
+    and code 2) and in an `error` event, and the default dice play: a dice
+    file never stops the box, nor another game."""
+    from cheesebox.jsonfile import parse
+    try:
+        text = box.read_file(DICE_FILE)
+        if text is not None:
+            return load(parse(text, DICE_FILE, DiceError), DICE_FILE)
+    except DiceError as e:
+        box.problem("%s; the default dice play" % e, ERR_DICE)
+    except UnicodeError:
+        box.problem("%s: is not a text file (not UTF-8); the default dice play" % DICE_FILE,
+                    ERR_DICE)
+    except (OSError, MemoryError) as e:     # unreadable, or too big for the heap
+        box.problem("%s: cannot be read (%s); the default dice play" % (DICE_FILE, e), ERR_DICE)
+    return default()

@@ -11,10 +11,10 @@ from array import array
 
 from micropython import const
 
-from cheesebox import forget, ticks
+from cheesebox import forget, run_once, ticks
 from cheesemaster import match as M
 from cheesebox import sound
-from cheesemaster.dice import CAMPAIGN, CHOICES, N_DICE, DiceError, RandomRoller, dice_for_choice
+from cheesemaster.dice import CAMPAIGN, CHOICES, N_DICE, RandomRoller, dice_for_choice
 from cheesebox.display import BAD, MARK, OFF, OUT, SCORE, SCORE_LOW, STATION, WHEEL
 from cheesebox.events import name
 from cheesemaster.faces import NAMES as FACE_NAMES
@@ -53,9 +53,6 @@ MENU_ICONS = ("cheese1", "cheese2", "cheese3", "dog", "innkeeper", "king")
 DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7")
 
 
-DICE_FILE = "dice.json"     # the table's own dice, on the box's flash (docs/dice-file.md)
-_ERR_DICE = const(2)         # the error code a bad dice file shows beside the cross
-
 # box.options this game reads (set by the host, game.py):
 #   "roller"             -- rolls the dice (default: RandomRoller on box.rng)
 #   "false_start_costs"  -- the house rule: a false start costs a point
@@ -63,23 +60,9 @@ _ERR_DICE = const(2)         # the error code a bad dice file shows beside the c
 
 def picked(box):
     """The table is offered Cheese Master (also at power-up): its dice are
-    read now from dice.json on the flash. A bad file is said on the dice (a
-    cross and code 2) and in an `error` event, and the default dice play."""
-    from cheesemaster.dice import default_dice, load_dice
-    from cheesebox.jsonfile import parse
-    dice = None
-    try:
-        text = box.read_file(DICE_FILE)
-        if text is not None:
-            dice = load_dice(parse(text, DICE_FILE, DiceError), DICE_FILE)
-    except DiceError as e:
-        box.problem("%s; the default dice play" % e, _ERR_DICE)
-    except UnicodeError:
-        box.problem("%s: is not a text file (not UTF-8); the default dice play" % DICE_FILE,
-                    _ERR_DICE)
-    except (OSError, MemoryError) as e:     # unreadable, or too big for the heap
-        box.problem("%s: cannot be read (%s); the default dice play" % (DICE_FILE, e), _ERR_DICE)
-    box.keep["dice"] = dice if dice is not None else default_dice()
+    read now from dice.json on the flash (dicefile.py, loaded for this and
+    dropped; a bad file is said and the default dice play)."""
+    box.keep["dice"] = run_once("cheesemaster.dicefile", "table_dice", box)
 
 
 def fits(board):
@@ -218,66 +201,89 @@ class CheeseMaster:
             self._penalty(s)
 
     def on_buzz(self, s, t_us):
+        """A buzzer press, stamped t_us: what it means depends on the state."""
         box = self.box
         st = self.state
-        m = self.match
-        now = box.now
-        if box.log.write is not None and self.in_game() and m.joined[s]:
+        if box.log.write is not None and self.in_game() and self.match.joined[s]:
             box.log("press", {"p": name(s), "t_us": t_us})     # a player's press only
         if st == MENU:
             self.choice = (self.choice + 1) % len(CHOICES)
             box.keep["choice"] = self.choice
-            box.tunes.play(sound.MENU, now)
+            box.tunes.play(sound.MENU, box.now)
             if box.animate:
                 self.render_dice()          # the dice of this choice
         elif st == READY:
-            if m.marked == s:
-                if ticks.diff(now, self.scored_at) >= GUARD_MS:
-                    self._start_roll(t_us)
-                else:
-                    # a late slam right after scoring does not roll: say so
-                    box.tunes.play(sound.TOO_SOON, now)
-            elif m.marked < 0 and m.round_no == 0 and m.active[s]:
-                self.set_state(_TOUR)
-                self.tour_pos = 0
-                self.next_frame = now
+            self._buzz_ready(s, t_us)
         elif st == _TOUR:
             self.set_state(READY)
         elif st == ROLLING or (st == GRAB and self._before_reveal(t_us)):
-            if m.active[s]:
-                box.keep["false_starts"] = box.keep.get("false_starts", 0) + 1
-                box.log("false_start", {"p": name(s)})
-                if self.false_start_costs:
-                    self._penalty(s)
-                else:
-                    self._flash(s)
-                    box.tunes.play(sound.FALSE_START, now)
+            self._false_start(s)
         elif st == GRAB:
-            electronic = box.board.electronic
-            r = m.press(s, box.plate_at(s, t_us)) if electronic else m.press(s)
-            if r == M.GRAB:
-                self.grab_us[s] = t_us
-                box.tunes.play(sound.GRAB, now)
-                if box.log.write is not None:
-                    box.log("grab", {"p": name(s), "t_us": t_us,
-                                     "plate": m.locked[s] if electronic else None})
-            elif r == M.REFUSED:
-                box.log("refused", {"p": name(s), "points": m.points[s]})
-                self._flash(s)
-                box.tunes.play(sound.REFUSED, now)
-                self._after_loss()
-                self._save_loss()
-            self._after_grab()
+            self._grab(s, t_us)
         elif st == CHECK:
-            if m.holder[s] and ticks.diff(t_us, self.grab_us[s]) < SLAM_US:
-                return                      # the grab's own slam, bouncing on: not an own-up
-            r = m.press(s)
-            if r == M.OWNED_UP or r == M.TAKEN_BACK:
-                box.log("own_up" if r == M.OWNED_UP else "take_back", {"p": name(s)})
-            if r == M.OWNED_UP:
-                box.tunes.play(sound.OWN_UP, now)
-            elif r == M.TAKEN_BACK:
-                box.tunes.play(sound.TAKE_BACK, now)
+            self._own_up(s, t_us)
+
+    def _buzz_ready(self, s, t_us):
+        """Before a roll: the marked player's buzzer rolls; before the first
+        round, another player's buzzer opens the dice tour."""
+        m = self.match
+        now = self.box.now
+        if m.marked == s:
+            if ticks.diff(now, self.scored_at) >= GUARD_MS:
+                self._start_roll(t_us)
+            else:
+                # a late slam right after scoring does not roll: say so
+                self.box.tunes.play(sound.TOO_SOON, now)
+        elif m.marked < 0 and m.round_no == 0 and m.active[s]:
+            self.set_state(_TOUR)
+            self.tour_pos = 0
+            self.next_frame = now
+
+    def _false_start(self, s):
+        box = self.box
+        if self.match.active[s]:
+            box.keep["false_starts"] = box.keep.get("false_starts", 0) + 1
+            box.log("false_start", {"p": name(s)})
+            if self.false_start_costs:
+                self._penalty(s)
+            else:
+                self._flash(s)
+                box.tunes.play(sound.FALSE_START, box.now)
+
+    def _grab(self, s, t_us):
+        """A grab once the faces are shown: taken (with the plate placed
+        before the press) or refused (no wheel left to this player)."""
+        box = self.box
+        m = self.match
+        electronic = box.board.electronic
+        r = m.press(s, box.plate_at(s, t_us)) if electronic else m.press(s)
+        if r == M.GRAB:
+            self.grab_us[s] = t_us
+            box.tunes.play(sound.GRAB, box.now)
+            if box.log.write is not None:
+                box.log("grab", {"p": name(s), "t_us": t_us,
+                                 "plate": m.locked[s] if electronic else None})
+        elif r == M.REFUSED:
+            box.log("refused", {"p": name(s), "points": m.points[s]})
+            self._flash(s)
+            box.tunes.play(sound.REFUSED, box.now)
+            self._after_loss()
+            self._save_loss()
+        self._after_grab()
+
+    def _own_up(self, s, t_us):
+        """During the check: own up to a wrong plate card, or take it back."""
+        box = self.box
+        m = self.match
+        if m.holder[s] and ticks.diff(t_us, self.grab_us[s]) < SLAM_US:
+            return                      # the grab's own slam, bouncing on: not an own-up
+        r = m.press(s)
+        if r == M.OWNED_UP or r == M.TAKEN_BACK:
+            box.log("own_up" if r == M.OWNED_UP else "take_back", {"p": name(s)})
+        if r == M.OWNED_UP:
+            box.tunes.play(sound.OWN_UP, box.now)
+        elif r == M.TAKEN_BACK:
+            box.tunes.play(sound.TAKE_BACK, box.now)
 
     def _before_reveal(self, t_us):
         """A press stamped before the faces were shown (it reaches the box a
