@@ -64,6 +64,17 @@ def load(spec, src="board.json"):
     b = Board()
     b.source = src
     used = {}   # GPIO -> the field that uses it
+    _settings(b, spec, src, used)
+    _chains(b, spec, src, used)
+    claimed = []   # (chain, start, end, field) to catch overlapping displays
+    _dice(b, spec, src, claimed)
+    _stations(b, spec, src, used, claimed)
+    _answers(b, spec, src, used)
+    return b
+
+
+def _settings(b, spec, src, used):
+    """Name, chip, plates, ROLL and piezo pins, brightness and supply, timing."""
     b.name = _get(spec, "name", src, "name", str)
     b.mcu = _get(spec, "mcu", src, "mcu", str, False, "rp2040")
     if b.mcu not in MCUS:
@@ -88,6 +99,9 @@ def load(spec, src="board.json"):
         _fail(src, "glitch_ms", "must be 1 ms to debounce_ms (%d), got %d" % (b.debounce_ms, b.glitch_ms))
     b.track_reversed = _get(spec, "track_reversed", src, "track_reversed", bool, False, False)
 
+
+def _chains(b, spec, src, used):
+    """The NeoPixel data lines: each its pin, length and colour order."""
     chains = _get(spec, "chains", src, "chains", list)
     if not chains:
         _fail(src, "chains", "must list at least one NeoPixel chain")
@@ -109,18 +123,22 @@ def load(spec, src="board.json"):
             _fail(src, f + ".order", "must be one of %s, got %r" % (", ".join(ORDERS), order))
         b.chains.append(Chain(name, pin, n, order))
 
-    claimed = []   # (chain, start, end, field) to catch overlapping displays
 
-    def claim(ci, start, count, field):
-        c = b.chains[ci]
-        if start + count > c.pixels:
-            _fail(src, field, "needs pixels %d-%d but chain '%s' has only %d"
-                  % (start, start + count - 1, c.name, c.pixels))
-        for (cj, s, e, other) in claimed:
-            if cj == ci and start < e and s < start + count:
-                _fail(src, field, "overlaps the pixels of '%s' on chain '%s'" % (other, c.name))
-        claimed.append((ci, start, start + count, field))
+def _claim(b, src, claimed, ci, start, count, field):
+    """Pixels start..start+count of chain ci for `field`: on the chain, and
+    no other display's."""
+    c = b.chains[ci]
+    if start + count > c.pixels:
+        _fail(src, field, "needs pixels %d-%d but chain '%s' has only %d"
+              % (start, start + count - 1, c.name, c.pixels))
+    for (cj, s, e, other) in claimed:
+        if cj == ci and start < e and s < start + count:
+            _fail(src, field, "overlaps the pixels of '%s' on chain '%s'" % (other, c.name))
+    claimed.append((ci, start, start + count, field))
 
+
+def _dice(b, spec, src, claimed):
+    """The six dice matrices: where each sits on its chain, its layout."""
     dice = _get(spec, "dice", src, "dice", list)
     if len(dice) != N_DICE:
         _fail(src, "dice", "must list exactly %d matrices, got %d" % (N_DICE, len(dice)))
@@ -130,9 +148,12 @@ def load(spec, src="board.json"):
         layout = _get(d, "layout", src, f + ".layout", str, False, "serpentine")
         if layout not in LAYOUTS:
             _fail(src, f + ".layout", "must be one of %s, got %r" % (", ".join(LAYOUTS), layout))
-        claim(ci, start, MATRIX_PIXELS, f)
+        _claim(b, src, claimed, ci, start, MATRIX_PIXELS, f)
         b.dice.append((ci, start, layout))
 
+
+def _stations(b, spec, src, used, claimed):
+    """Each station's buzzer pin and score track; the buttons' GPIO window."""
     stations = _get(spec, "stations", src, "stations", list)
     if not 2 <= len(stations) <= 8:
         _fail(src, "stations", "must list 2 to 8 stations, got %d" % len(stations))
@@ -140,9 +161,8 @@ def load(spec, src="board.json"):
         f = "stations[%d]" % i
         b.buzzers.append(_pin(s, "buzzer", src, f + ".buzzer", used))
         ci, start = _chain_ref(_get(s, "track", src, f + ".track", dict), src, f + ".track", b.chains)
-        claim(ci, start, TRACK_PIXELS, f + ".track")
+        _claim(b, src, claimed, ci, start, TRACK_PIXELS, f + ".track")
         b.tracks.append((ci, start))
-
     # The PIO sampler reads the buttons as one window of consecutive GPIOs.
     buttons = b.buzzers + [b.roll_pin]
     b.button_base = min(buttons)
@@ -151,6 +171,10 @@ def load(spec, src="board.json"):
         _fail(src, "stations", "buzzers and ROLL span GP%d-GP%d: they must fit in %d consecutive GPIOs"
               % (b.button_base, max(buttons), MAX_WINDOW))
 
+
+def _answers(b, spec, src, used):
+    """The electronic plates' wiring (none for plate cards); no other pin
+    inside the button window."""
     answers = _get(spec, "answers", src, "answers", dict, False, None)
     if b.plates == "cards":
         if answers is not None:
@@ -167,11 +191,11 @@ def load(spec, src="board.json"):
             if answers["adc"] not in ADC_PINS:
                 _fail(src, "answers.adc", "must be an ADC pin (GP26-GP28), got %d" % answers["adc"])
         b.answers = answers
+    buttons = b.buzzers + [b.roll_pin]
     for p, field in used.items():
         if p not in buttons and b.button_base <= p < b.button_base + b.button_width:
             _fail(src, field, "uses GP%d, inside the button window GP%d-GP%d (keep it for buttons)"
                   % (p, b.button_base, b.button_base + b.button_width - 1))
-    return b
 
 
 def read(path):
