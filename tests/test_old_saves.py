@@ -1,0 +1,49 @@
+"""Saved games written by the firmware before the reorganisation (issue 14,
+commit 033e3ca: a Cheese Master game on pico-4p, a Cheesonomics game on
+pico-8p, each cut mid-game) still resume on today's firmware: the box
+offers them, ROLL resumes them, and the table finds its game as it was."""
+import json
+import os
+
+from cheesebox.board import read_board
+from sim.scenario import Sim, run_script
+from sim.simfs import SimFS
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+
+
+def _boot_with(save, board):
+    fs = SimFS()
+    with open(os.path.join(HERE, "saves", save)) as f:
+        fs.files["game.json"] = f.read()
+    return Sim(read_board(os.path.join(REPO, "boards", board + ".json")), fs=fs)
+
+
+def _saved(save):
+    with open(os.path.join(HERE, "saves", save)) as f:
+        return json.loads(f.read().split("\n")[0])
+
+
+def test_a_cheese_master_game_saved_before_the_layout_resumes():
+    sim = _boot_with("cheese-master-before-the-layout.json", "pico-4p")
+    assert sim.box.state_name() == "resume"
+    run_script(sim, "rollbutton\nwait 500\n")
+    d = _saved("cheese-master-before-the-layout.json")
+    g = sim.box.game
+    assert sim.box.module.NAME == "cheese master"
+    assert list(g.match.points) == d["match"]["points"]
+    assert list(sim.box.joined) == d["joined"] and sim.box.games == d["games"]
+    assert sim.box.state_name() == "ready"
+
+
+def test_a_cheesonomics_game_saved_before_the_layout_resumes():
+    sim = _boot_with("cheesonomics-before-the-layout.json", "pico-8p")
+    assert sim.box.state_name() == "resume"
+    run_script(sim, "rollbutton\nwait 500\n")
+    d = _saved("cheesonomics-before-the-layout.json")
+    g = sim.box.game
+    assert sim.box.module.NAME == "cheesonomics"
+    assert list(g.bank.money) == d["bank"]["money"] and g.bank.deck == d["bank"]["deck"]
+    assert list(sim.box.joined) == d["joined"] and list(g.stations) == d["stations"]
+    assert sim.box.state_name() == "turn"
