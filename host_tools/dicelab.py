@@ -32,7 +32,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 from cheesemaster import faces as F  # noqa: E402
-from cheesemaster.dice import (CAMPAIGN, CHOICES, N_YELLOW, DiceError, campaign_dice,  # noqa: E402
+from cheesemaster.campaign import campaign_dice  # noqa: E402
+from cheesemaster.dice import (CAMPAIGN, CHOICES, N_YELLOW, DiceError,  # noqa: E402
                             default_dice, dice_for_choice, load_dice)
 from cheesemaster.rules import PLATE_MAX, count_ids  # noqa: E402
 
@@ -138,8 +139,8 @@ def selections(names):
     """[(label, uses, [(weight, die numbers)])]: every dice set the box can roll.
 
     The menu's choices come from dice.dice_for_choice; the campaign's games
-    from dice.campaign_dice over every equally likely draw of its two yellow
-    dice (dice.draw_campaign_yellows: any first, any other second)."""
+    from campaign.campaign_dice over every equally likely draw of its two yellow
+    dice (campaign.draw_campaign_yellows: any first, any other second)."""
     out = []
     menu = {}
     for choice in range(CAMPAIGN):

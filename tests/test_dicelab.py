@@ -15,7 +15,8 @@ import sys
 import pytest
 
 from cheesemaster import faces as F
-from cheesemaster.dice import campaign_dice, default_dice, dice_for_choice
+from cheesemaster.campaign import campaign_dice
+from cheesemaster.dice import default_dice, dice_for_choice
 from cheesemaster.rules import cheese_left
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -25,11 +25,22 @@ def forget(name):
 
 def run_once(name, func, *args):
     """Call `func` of submodule `name`, then drop the module again (forget):
-    for code needed only now and then (start-up checks, console commands)."""
+    for code needed only now and then (start-up checks, console commands).
+    On the Pico the shell's modules it imported for the call go too (the
+    board check's JSON reader), so none of them stays in the heap all night;
+    a game's modules stay (a game loaded meanwhile is the box's to keep)."""
+    import sys
     full = name if "." in name else "cheesebox." + name
+    before = None
+    if sys.implementation.name == "micropython":
+        before = set(sys.modules)
     mod = __import__(full, None, None, (func,))
     try:
         return getattr(mod, func)(*args)
     finally:
         del mod
-        forget(name)
+        forget(full)
+        if before is not None:
+            for m in list(sys.modules):
+                if m not in before and m.startswith("cheesebox."):
+                    forget(m)

@@ -233,10 +233,6 @@ class Box:
             return True
         return ticks.diff(self.plate_us[s], t_us) <= 0
 
-    def plate_now(self, s):
-        """Station s's plate as it stands (a dial's position; NO_ANSWER: none)."""
-        return self.plate[s]
-
     def plate_at(self, s, t_us):
         """Station s's plate at time t_us: the last placement before it."""
         if self._placed_before(s, t_us):

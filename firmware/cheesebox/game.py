@@ -20,9 +20,10 @@ flow and its drawing, and reaches the box only through the members in BOX
     keep                   -- a dict a game keeps its settings in between tables
     options                -- the host's settings (house rules, a scripted
                               roller): each game documents the keys it reads
-    plate_now(s), plate_at(s, t_us), plates_from(t_us)
-                           -- electronic plates: a station's value now, at a
-                              press, and "only keys from now on count"
+    plate_at(s, t_us), plates_from(t_us)
+                           -- electronic plates: a station's value at a press
+                              (now: box.ticks_us()), and "only keys from now
+                              on count"
     read_file(name)        -- a game's own data file on the flash, or None
     save(state)            -- save the game's part (a dict; None: over); the
                               box adds and checks the envelope (board, joined,
@@ -55,7 +56,7 @@ The game object
 """
 
 BOX = ("display", "tunes", "log", "now", "ticks_us", "animate", "redraw", "show_now", "board", "n",
-       "dials", "rng", "joined", "players", "games", "keep", "options", "plate_now", "plate_at",
+       "dials", "rng", "joined", "players", "games", "keep", "options", "plate_at",
        "plates_from", "read_file", "save", "back_to_join", "problem")
 MODULE = ("NAME", "MIN_PLAYERS", "MAX_PLAYERS", "picked", "fits", "draw_join", "unpack", "render_saved",
           "resume", "new")

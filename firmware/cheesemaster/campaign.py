@@ -3,9 +3,37 @@
 Counts game wins per station; when the table ends the campaign, the leader
 is king, and players tied for most wins play again among themselves.
 """
-from cheesemaster.dice import campaign_dice, draw_campaign_yellows
+from cheesebox.rand import randbelow
+from cheesemaster.dice import N_YELLOW
 
 MAX_STATIONS = 8
+
+
+def campaign_dice(game, first_yellow, second_yellow):
+    """Dice of King of the Cheese Mountain game `game` (1-based).
+
+    Game 1: one random yellow die; 2: two; 3: three; 4: + dog; 5: + innkeeper;
+    6 and on: all six. The random yellow dice are drawn once per campaign.
+    """
+    if game == 1:
+        return bytes((first_yellow,))
+    if game == 2:
+        a, b = first_yellow, second_yellow
+        return bytes((a, b) if a < b else (b, a))
+    extra = game - 3
+    if extra > 3:
+        extra = 3
+    return bytes(range(N_YELLOW + extra))
+
+
+def draw_campaign_yellows(rng):
+    """The two random yellow dice that open a campaign (games 1 and 2)."""
+    first = randbelow(rng, N_YELLOW)
+    second = randbelow(rng, N_YELLOW - 1)
+    if second >= first:
+        second += 1
+    return first, second
+
 
 
 class Campaign:

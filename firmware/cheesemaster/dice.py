@@ -1,4 +1,5 @@
-"""The six dice, the dice choices of the menu, and rolling.
+"""The six dice, the dice choices of the menu, and rolling (the campaign's
+growing dice are campaign.py's, loaded only for a campaign).
 
 A die is a bytes of six face numbers (faces.py). Dice are numbered 0-5:
 yellow A, B, C, then the orange dice in the order the rulebook adds them
@@ -37,32 +38,6 @@ def default_dice():
 def dice_for_choice(choice):
     """Die numbers in play for a non-campaign menu choice (0-3)."""
     return bytes(range(N_YELLOW + choice))
-
-
-def campaign_dice(game, first_yellow, second_yellow):
-    """Dice of King of the Cheese Mountain game `game` (1-based).
-
-    Game 1: one random yellow die; 2: two; 3: three; 4: + dog; 5: + innkeeper;
-    6 and on: all six. The random yellow dice are drawn once per campaign.
-    """
-    if game == 1:
-        return bytes((first_yellow,))
-    if game == 2:
-        a, b = first_yellow, second_yellow
-        return bytes((a, b) if a < b else (b, a))
-    extra = game - 3
-    if extra > 3:
-        extra = 3
-    return bytes(range(N_YELLOW + extra))
-
-
-def draw_campaign_yellows(rng):
-    """The two random yellow dice that open a campaign (games 1 and 2)."""
-    first = randbelow(rng, N_YELLOW)
-    second = randbelow(rng, N_YELLOW - 1)
-    if second >= first:
-        second += 1
-    return first, second
 
 
 class RandomRoller:

@@ -436,7 +436,7 @@ class Companion:
             # money never covers their turn
             self.k = 0
             s = self.active()
-            self.sel = box.plate_now(s) if box.dials else _NO_VALUE
+            self.sel = box.plate_at(s, box.ticks_us()) if box.dials else _NO_VALUE
             if self.money_s == s:
                 self.money_s = -1
         self._changed()

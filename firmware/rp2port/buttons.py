@@ -26,7 +26,7 @@ import time
 import uctypes
 from micropython import const
 
-from rp2port.pio_sampler import sampler_program
+from cheesebox import run_once
 from rp2port.sampler import SampleDecoder
 
 _RING_WORDS = const(64)          # DMA ring of sampler words
@@ -74,7 +74,8 @@ class Buttons:
         self.ring_off = ((-addr) % (_RING_WORDS * 4)) // 4
         self.ring_addr = addr + self.ring_off * 4
         self.sm_id = sm_id
-        self.sampler = sampler_program(width, 30 - width)
+        # the PIO assembler's module is needed only here: dropped after
+        self.sampler = run_once("rp2port.pio_sampler", "sampler_program", width, 30 - width)
         self.sm = rp2.StateMachine(sm_id, self.sampler, freq=1000000, in_base=machine.Pin(base))
         self.sm.exec("set(x, 0)")
         self.sm.exec("set(y, 0)")

@@ -15,8 +15,7 @@ import time
 from micropython import const
 
 from rp2port import pixels
-from rp2port.pio_ws2812 import FREQ as WS_FREQ
-from rp2port.pio_ws2812 import ws2812_program
+from cheesebox import run_once
 
 _RISE_PERMILLE = const(40)       # brighten again only for this much (no flicker)
 _LATCH_US = const(300)           # low this long latches a WS2812B frame (newer parts)
@@ -34,12 +33,13 @@ class Leds:
         self.led_ctrl = []
         self.led_free = array("i", [0] * len(board.chains))   # ticks_us: frame out + latched
         self.led_ms = array("i", [0] * len(board.chains))     # ticks_ms of the last write
-        ws2812 = ws2812_program()
+        # the PIO assembler's module is needed only here: dropped after
+        ws2812, ws_freq = run_once("rp2port.pio_ws2812", "program")
         self.ws2812 = ws2812
         for i in range(len(board.chains)):
             c = board.chains[i]
             sm_id = 1 + i                       # 1-3 on PIO0 beside the sampler, then PIO1
-            sm = rp2.StateMachine(sm_id, ws2812, freq=WS_FREQ, sideset_base=machine.Pin(c.pin))
+            sm = rp2.StateMachine(sm_id, ws2812, freq=ws_freq, sideset_base=machine.Pin(c.pin))
             sm.active(1)
             dma = rp2.DMA()
             dreq = (sm_id // 4) * 8 + sm_id % 4     # DREQ_PIO0_TX0 = 0, DREQ_PIO1_TX0 = 8

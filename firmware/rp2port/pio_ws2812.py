@@ -36,3 +36,8 @@ def ws2812_program(t1=3, t2=4, t3=3):
         nop().side(0)[t2 - 1]
         wrap()
     return ws2812
+
+
+def program():
+    """(the program, its state machine frequency), for leds.py."""
+    return ws2812_program(), FREQ

@@ -21,15 +21,6 @@ from rp2port.usb import Usb
 _IDLE_MAX_MS = const(1000)       # sleep at most this long (the watchdog is 8 s)
 
 
-class _NoPlates:
-    """A board with plate cards: nothing to read."""
-    val = seq = us = bytearray(8)
-    count = 0
-
-    def poll(self):
-        pass
-
-
 class Rp2Port:
     """The port contract (cheesebox/port.py) on a Pico; board: a checked Board.
     segment: words each sampler DMA channel moves before the other takes
@@ -37,18 +28,18 @@ class Rp2Port:
 
     def __init__(self, board, sm_id=0, segment=None):
         self.board = board
+        self.plates = None              # plate cards: nothing to read
         if board.plates == "keys":
             from rp2port.plates import Keys
             self.plates = Keys(board)
         elif board.plates == "dial":
             from rp2port.plates import Dials
             self.plates = Dials(board)
-        else:
-            self.plates = _NoPlates()
-        p = self.plates
-        self.answer_val = p.val
-        self.answer_seq = p.seq
-        self.answer_us = p.us
+        if self.plates is not None:
+            p = self.plates
+            self.answer_val = p.val
+            self.answer_seq = p.seq
+            self.answer_us = p.us
         self.buttons = Buttons(board, sm_id) if segment is None else Buttons(board, sm_id, segment)
         self.leds = Leds(board)
         self.show = self.leds.show
@@ -79,7 +70,8 @@ class Rp2Port:
         self.wdt = None
 
     def poll(self, capture):
-        self.plates.poll()
+        if self.plates is not None:
+            self.plates.poll()
         self.buttons.poll(capture)
 
     # -- piezo, clock, idle --------------------------------------------------
@@ -117,12 +109,11 @@ class Rp2Port:
             ms = _IDLE_MAX_MS
         end = time.ticks_add(time.ticks_ms(), ms)
         plates = self.plates
-        electronic = self.board.electronic
         usb = self.usb
         wake = self.buttons.wake
         while True:
             wait = time.ticks_diff(end, time.ticks_ms())
-            if electronic:
+            if plates is not None:
                 due = plates.due(time.ticks_ms())
                 if due <= 0:
                     placed = plates.count

@@ -3,8 +3,8 @@
 from cheesemaster import dice as D
 from cheesemaster import dicefile as DF
 from cheesemaster import faces as F
-from cheesemaster.dice import (DiceError, load_dice, default_dice, dice_for_choice,
-                            campaign_dice, draw_campaign_yellows, RandomRoller)
+from cheesemaster.campaign import campaign_dice, draw_campaign_yellows
+from cheesemaster.dice import DiceError, load_dice, default_dice, dice_for_choice, RandomRoller
 from sim.rng import SeededRandom
 from flowkit import raises
 
