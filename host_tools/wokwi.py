@@ -42,7 +42,7 @@ OUT = os.path.join(BOARDS, "wokwi")
 PROJECT_BOARDS = ("pico-4p", "pico-8p")
 # MicroPython for the simulated Pico (Wokwi needs the .uf2 next to wokwi.toml;
 # it is not in the repository: docs/host-tools.md says where to get it)
-MICROPYTHON_UF2 = "RPI_PICO-20251209-v1.27.0.uf2"
+MICROPYTHON_UF2 = "RPI_PICO-20260406-v1.28.0.uf2"
 RFC2217_PORT = 4000
 BUZZER_KEYS = "12345678"
 ROLL_KEY = " "
