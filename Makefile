@@ -3,7 +3,7 @@
 #   make test    mpy-cross check of firmware/, core tests on MicroPython, pytest
 #   make sim     run the simulator (make sim ARGS="...")
 #   make venv    just (re)build .venv
-#   make flash   copy the firmware + boards/$(BOARD).json to a Pico (docs/deploy.md)
+#   make flash   copy the firmware + boards/BOARD.json to a Pico (BOARD=pico-4p; docs/deploy.md)
 #   make bench   measured figures (docs/bench.md)
 #   make clean   remove .venv and caches
 #   make help    this list (and the finer targets)
@@ -11,12 +11,17 @@
 #   make emu-deps   install the emulator (rp2040js, pinned) into emu/node_modules
 #   make emu-firmware  download MicroPython v1.28.0 RPI_PICO + the RP2040 boot ROM (docs/emulator.md)
 #   make uf2     one UF2 file: MicroPython + the box's files (BOARD=pico-4p; docs/deploy.md)
-#   make test-emu   only the emulated-Pico suite (part of make test)
+#   make test-emu   only the emulated-Pico suite, tests/emu (part of make test-py)
 #   make dicelab the odds of every answer for each dice choice (docs/host-tools.md)
-#   make monitor live referee screen following a box on USB (PORT=auto)
+#   make monitor live referee screen following a box on USB (PORT=auto), or a saved log (FILE=game.log)
 #   make report  game-night statistics from saved logs (LOGS="a.log b.log")
-#   make wokwi   regenerate the Wokwi projects in boards/wokwi/
+#   make wokwi   regenerate the Wokwi projects in boards/wokwi/ (ARGS=--check: only compare)
 #   make balance Cheesonomics balance lab: bot games per player count (docs/cheesonomics.md)
+#
+# Variables holding one path (BOARD, PORT, FILE, REPORT, UF2) may contain
+# spaces: the recipes quote them (make report REPORT="my night/report").
+# LOGS and ARGS are lists, split by the shell (LOGS="logs/*.log" globs); a
+# path with a space in them takes its own quotes: LOGS="'my logs/a.log'".
 #
 # .venv is (re)built when it is missing or requirements.txt or this Makefile
 # is newer than .venv/.stamp. Its cheesebox.pth puts firmware/ and the repo
@@ -130,13 +135,13 @@ FLASH_ARGS ?=
 # compile firmware/ to .mpy, copy it and the board file with mpremote, verify
 # every file by sha256, reset (docs/deploy.md)
 flash: $(STAMP)
-	$(PY) host_tools/flash.py $(BOARD) --port $(PORT) $(FLASH_ARGS)
+	$(PY) host_tools/flash.py "$(BOARD)" --port "$(PORT)" $(FLASH_ARGS)
 
 # one UF2 with MicroPython (make emu-firmware) and the box's files in their
 # LittleFS image, to drag onto a Pico in BOOTSEL mode (docs/deploy.md)
 UF2 ?= build/cheesebox-$(BOARD).uf2
 uf2: $(STAMP)
-	$(PY) host_tools/fsimage.py uf2 $(BOARD) -o "$(UF2)"
+	$(PY) host_tools/fsimage.py uf2 "$(BOARD)" -o "$(UF2)"
 
 # rewrite package.json (for mpremote mip) after adding or removing a file in firmware/
 package-json: $(STAMP)
@@ -150,16 +155,17 @@ bench: $(STAMP) emu-deps
 
 # host tools for the table and the builder (docs/host-tools.md)
 LOGS   ?=
+FILE   ?=
 REPORT ?= build/report
 dicelab: $(STAMP)
 	$(PY) host_tools/dicelab.py $(ARGS)
 monitor: $(STAMP)
-	$(PY) host_tools/monitor.py --port $(PORT) $(ARGS)
+	$(PY) host_tools/monitor.py $(if $(FILE),--file "$(FILE)",--port "$(PORT)") $(ARGS)
 report: $(STAMP)
 	@if [ -z "$(LOGS)" ]; then echo 'make report: name the logs: make report LOGS="a.log b.log"'; exit 2; fi
-	$(PY) host_tools/eventlog.py --report $(REPORT) --file $(LOGS) $(ARGS)
+	$(PY) host_tools/eventlog.py --report "$(REPORT)" --file $(LOGS) $(ARGS)
 wokwi: $(STAMP)
-	$(PY) host_tools/wokwi.py --all
+	$(PY) host_tools/wokwi.py --all $(ARGS)
 balance: $(STAMP)
 	$(PY) host_tools/balance.py $(ARGS)
 
@@ -170,6 +176,7 @@ clean:
 help:
 	@grep -E '^#   make ' Makefile | sed 's/^#   //'
 	@echo "parts of make test: make check-mpy (mpy-cross), make typecheck (pyright),"
-	@echo "  make test-mp (core tests on MicroPython), make test-py (pytest)"
+	@echo "  make test-mp (core tests on MicroPython), make emu-deps (the emulator),"
+	@echo "  make test-py (pytest, with the emulated-Pico suite: make test-emu alone)"
 	@echo "make package-json   rewrite package.json (mpremote mip) after adding or removing a firmware file"
-	@echo "make sim ARGS=\"--board pico-8p --seed 7\"   options: python -m sim --help"
+	@echo "make sim ARGS=\"--board pico-8p --seed 7\"   options: .venv/bin/python -m sim --help"

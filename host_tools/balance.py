@@ -249,25 +249,51 @@ def plot(cards, results, path):
     plt.close(fig)
 
 
+def _games(text):
+    """--games: each argument checked on its own, so the error names it."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("a number of games, e.g. 200 (got %r)" % text)
+    if n < 2:
+        raise argparse.ArgumentTypeError("at least 2 games (got %d)" % n)
+    return n
+
+
+def _players(text):
+    try:
+        counts = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError("player counts like 2,3,4,5 (got %r)" % text)
+    bad = [n for n in counts if n < 2 or n > 5]
+    if bad:
+        raise argparse.ArgumentTypeError("Cheesonomics is for 2-5 players (got %s)"
+                                         % ", ".join(str(n) for n in bad))
+    return counts
+
+
+def _variants(text):
+    variants = [x.strip() for x in text.split(",")]
+    bad = [v for v in variants if v not in ("basic", "advanced")]
+    if bad:
+        raise argparse.ArgumentTypeError("basic, advanced or basic,advanced (got %s)"
+                                         % ", ".join(repr(v) for v in bad))
+    return variants
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="host_tools/balance.py", description=__doc__.split("\n")[0])
-    ap.add_argument("--games", type=int, default=1000, help="games per player count and variant (default 1000)")
-    ap.add_argument("--players", default="2,3,4,5", help="player counts, comma separated (default 2,3,4,5)")
-    ap.add_argument("--variant", default="basic,advanced", help="basic, advanced or both (default)")
+    ap.add_argument("--games", type=_games, default=1000,
+                    help="games per player count and variant, at least 2 (default 1000)")
+    ap.add_argument("--players", type=_players, default="2,3,4,5",
+                    help="player counts 2-5, comma separated (default 2,3,4,5)")
+    ap.add_argument("--variant", type=_variants, default="basic,advanced",
+                    help="basic, advanced or both: basic,advanced (default)")
     ap.add_argument("--cards", help="card list (default firmware/cheesonomics/cards.json)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--plot", default=os.path.join(REPO, "build", "balance.png"), help="PNG to write ('' for none)")
-    args = ap.parse_args(argv)
-    try:
-        counts = [int(x) for x in args.players.split(",")]
-        variants = [x.strip() for x in args.variant.split(",")]
-    except ValueError:
-        print("error: --players takes numbers like 2,3,4,5", file=sys.stderr)
-        return 2
-    if any(n < 2 or n > 5 for n in counts) or any(v not in ("basic", "advanced") for v in variants) \
-            or args.games < 2:
-        print("error: players 2-5, variant basic and/or advanced, at least 2 games", file=sys.stderr)
-        return 2
+    args = ap.parse_args(argv)       # a bad value: argparse names that argument, exit 2
+    counts, variants = args.players, args.variant
     try:
         cards = cardfile.load(args.cards)
     except cardfile.CardsError as e:

@@ -16,7 +16,9 @@ up, and how often each face kind changes the answer (a cat that eats a mouse,
 a dog that scares a cat, the innkeeper clearing every animal, a king, a
 mouse): the roll counted again without that kind's faces gives another
 answer. A selection where one answer comes up more than 30 % of the time is
-flagged: always guessing it would win too often for the game to stay fun.
+flagged: always guessing it would win too often for the game to stay fun. So
+is a die with the same face on all six sides: rolling it is no chance at all
+(it can hide inside a selection whose answers still look spread).
 
 Exit codes: 0 done; 2 a dice file that cannot be read or used, or a plot
 that cannot be written (the message says which and why).
@@ -170,6 +172,17 @@ def _short(name):
     return name.split()[-1] if name.startswith("orange ") else name
 
 
+def dull_dice(names, faces):
+    """The dice whose six faces are all one face, as {die (1-based, as a
+    builder counts), name, face}: the odds of a selection can look fine
+    while one of its dice always shows the same."""
+    out = []
+    for i, f in enumerate(faces):
+        if len(set(f)) == 1:
+            out.append({"die": i + 1, "name": names[i], "face": F.NAMES[f[0]]})
+    return out
+
+
 def lab(names, faces):
     """The statistics of every selection, as a list of dicts."""
     cache = {}
@@ -202,7 +215,7 @@ def _ans(i):
     return "7+" if i == PLATE_MAX else str(i)
 
 
-def format_table(rows, source):
+def format_table(rows, source, dull=()):
     out = ["Dice lab: %s. Chance of each answer (the cheese left), over every roll." % source, ""]
     head = "%-38s %6s " % ("selection", "rolls") + " ".join("%5s" % _ans(i) for i in range(ANSWERS))
     head += "   mean    sd"
@@ -234,6 +247,9 @@ def format_table(rows, source):
         out.append("%s: %s; used by %s" % (r["selection"], _dice_text(r), ", ".join(r["used_by"])))
     flagged = [r for r in rows if r["flag"]]
     out.append("")
+    for d in dull:
+        out.append("FLAG die %d (%s): %s on all six faces: it always rolls the same, no chance in it"
+                   % (d["die"], d["name"], d["face"]))
     if flagged:
         for r in flagged:
             out.append("FLAG %s: answer %s comes up %.1f%% of the time (more than %d%%): "
@@ -298,11 +314,13 @@ def main(argv=None):
                 raise LabError("--plot %s: the folder %s does not exist" % (args.plot, folder))
         t0 = time.perf_counter()
         rows = lab(names, faces)
+        dull = dull_dice(names, faces)
         took = time.perf_counter() - t0
         if args.json:
-            print(json.dumps({"source": source, "seconds": round(took, 3), "selections": rows}, indent=1))
+            print(json.dumps({"source": source, "seconds": round(took, 3), "selections": rows,
+                              "dull_dice": dull}, indent=1))
         else:
-            print(format_table(rows, source))
+            print(format_table(rows, source, dull))
             print("(%d rolls counted in %.2f s)" % (sum(r["rolls"] for r in rows), took))
         if args.plot:
             try:

@@ -391,6 +391,8 @@ def main(argv=None):
             print("error: --plot %s: cannot be written (%s)" % (args.plot, e.strerror or e),
                   file=sys.stderr)
             return 2
+        # on stderr, so --json output stays one JSON document
+        print("plot: wrote %s" % args.plot, file=sys.stderr)
     return 0 if r["events"] else 1
 
 

@@ -35,7 +35,9 @@ SCORE_LEDS = 7
 
 
 def _ms(v):
-    return "%.1f ms" % v
+    """Every time on the screen in one form, to the microsecond the button
+    stamps carry (grab gaps on the 16 us sampler grid need it)."""
+    return "%.3f ms" % v
 
 
 class Referee:
@@ -152,7 +154,7 @@ class Referee:
             ms = self._after_reveal(ev)
             gap = "first"
             if self.last_grab is not None:
-                gap = "+%.3f ms" % (EL.ticks_diff(ev["t_us"], self.last_grab["t_us"]) / 1000.0)
+                gap = "+" + _ms(EL.ticks_diff(ev["t_us"], self.last_grab["t_us"]) / 1000.0)
             self.last_grab = ev
             self.grabs.append((p, ms, gap, ev["plate"]))
             self.timeline.append((ms, p, "grab #%d" % len(self.grabs)))

@@ -803,6 +803,9 @@ def main(argv=None):
             stale = generate_all(check=args.check)
             for p in stale:
                 print("%s %s" % ("stale:" if args.check else "wrote", os.path.relpath(p)))
+            if not stale:        # say what was looked at, rather than nothing
+                names = sorted(p.stem for p in Path(BOARDS).glob("*.json"))
+                print("up to date: the wiring diagrams and pin tables of %s" % ", ".join(names))
             return 1 if (args.check and stale) else 0
         if not args.board:
             ap.error("give a board file, or --all")

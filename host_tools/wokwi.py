@@ -42,7 +42,7 @@ OUT = os.path.join(BOARDS, "wokwi")
 PROJECT_BOARDS = ("pico-4p", "pico-8p")
 # MicroPython for the simulated Pico (Wokwi needs the .uf2 next to wokwi.toml;
 # it is not in the repository: docs/host-tools.md says where to get it)
-MICROPYTHON_UF2 = "RPI_PICO-20251209-v1.27.0.uf2"
+MICROPYTHON_UF2 = "RPI_PICO-20260406-v1.28.0.uf2"
 RFC2217_PORT = 4000
 BUZZER_KEYS = "12345678"
 ROLL_KEY = " "
@@ -244,8 +244,12 @@ def main(argv=None):
         if not os.path.isdir(parent):
             raise WokwiError("%s: the folder %s does not exist" % (top, parent))
         stale = []
+        fresh = []
         for board, folder in jobs:
-            stale += write(board, folder, args.check)
+            got = write(board, folder, args.check)
+            stale += got
+            if not got:
+                fresh.append((board, folder))
     except WokwiError as e:
         print("error: %s" % e, file=sys.stderr)
         return 2
@@ -253,11 +257,19 @@ def main(argv=None):
         print("error: %s: cannot be written (%s)" % (e.filename, e.strerror or e), file=sys.stderr)
         return 2
     for path in stale:
-        print(("stale: %s" if args.check else "wrote %s") % os.path.relpath(path, REPO))
+        print(("stale: %s" if args.check else "wrote %s") % _shown(path))
+    for board, folder in fresh:      # a run that changed nothing still says what it looked at
+        print("up to date: %s (%s)" % (_shown(folder), ", ".join(sorted(files(board)))))
     if args.check and stale:
         print("run: python host_tools/wokwi.py --all", file=sys.stderr)
         return 1
     return 0
+
+
+def _shown(path):
+    """A path as the user can find it: inside the repository relative to it."""
+    rel = os.path.relpath(os.path.abspath(path), REPO)
+    return path if rel.startswith("..") else rel
 
 
 if __name__ == "__main__":

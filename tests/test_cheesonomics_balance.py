@@ -70,8 +70,26 @@ def test_a_list_whose_cards_turn_over_to_the_same_price_is_seen(tmp_path):
 
 def test_bad_options_and_card_file_exit_2(tmp_path):
     p = run("--players", "7")
-    assert p.returncode == 2 and "players 2-5" in p.stderr
+    assert p.returncode == 2 and "2-5 players (got 7)" in p.stderr
     bad = tmp_path / "c.json"
     bad.write_text("[]")
     p = run("--cards", str(bad))
     assert p.returncode == 2 and "must be a JSON object" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_each_bad_argument_is_named_on_its_own():
+    """One message per argument, naming it and what it got (it was one lumped
+    line, "players 2-5, variant basic and/or advanced, at least 2 games",
+    whichever was wrong)."""
+    for args, says in ((["--games", "1"], "argument --games: at least 2 games (got 1)"),
+                       (["--games", "many"], "argument --games: a number of games, e.g. 200 (got 'many')"),
+                       (["--players", "3,x"], "argument --players: player counts like 2,3,4,5 (got '3,x')"),
+                       (["--players", "1,3,6"], "argument --players: Cheesonomics is for 2-5 players (got 1, 6)"),
+                       (["--variant", "basic,expert"], "argument --variant: basic, advanced or "
+                                                       "basic,advanced (got 'expert')")):
+        p = run(*args)
+        assert p.returncode == 2, (args, p.stdout)
+        assert says in p.stderr, (args, p.stderr)
+        assert "Traceback" not in p.stderr
+        other = [a for a in ("--games", "--players", "--variant") if a != args[0]]
+        assert not any(a in p.stderr.splitlines()[-1] for a in other), p.stderr

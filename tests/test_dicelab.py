@@ -159,3 +159,17 @@ def test_plot_into_missing_folder(tmp_path):
 def test_help():
     q = _run(["--help"])
     assert q.returncode == 0 and "--dice" in q.stdout and "--plot" in q.stdout
+
+
+def test_one_die_of_six_cheese1_is_flagged(tmp_path):
+    """The dog die made of six cheese1 hides in selections whose odds look
+    spread (+dog only shifts the count by one): the lab names the die itself."""
+    p = _dice_file(tmp_path, lambda i: ["cheese1"] * 6 if i == 3 else [F.NAMES[f] for f in FACES[i]])
+    q = _run(["--dice", str(p)])
+    assert q.returncode == 0, q.stderr
+    assert "FLAG die 4 (%s): cheese1 on all six faces" % NAMES[3] in q.stdout
+    assert "FLAG die 1" not in q.stdout
+    q = _run(["--dice", str(p), "--json"])
+    assert json.loads(q.stdout)["dull_dice"] == [{"die": 4, "name": NAMES[3], "face": "cheese1"}]
+    q = _run(["--json"])                               # the default dice: none is dull
+    assert json.loads(q.stdout)["dull_dice"] == []

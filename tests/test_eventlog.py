@@ -347,12 +347,15 @@ def test_summary_without_matplotlib(monkeypatch, tmp_path, full_game, capsys):
     assert not (tmp_path / "x.png").exists()
 
 
-def test_plot_written(tmp_path, full_game):
+def test_plot_written(tmp_path, full_game, capsys):
     pytest.importorskip("matplotlib")
     log = tmp_path / "g.log"
     log.write_text("\n".join(full_game[0]) + "\n")
     out = tmp_path / "game.png"
     assert EL.main(["--file", str(log), "--plot", str(out), "--json"]) == 0
+    said = capsys.readouterr()
+    json.loads(said.out)                              # stdout stays one JSON document
+    assert said.err.strip().splitlines()[-1] == "plot: wrote %s" % out    # and it says what it wrote
     with open(out, "rb") as f:
         assert f.read(8) == b"\x89PNG\r\n\x1a\n"
     assert out.stat().st_size > 5000

@@ -138,13 +138,18 @@ def _run(args, **kw):
 
 
 def test_cli_pipe_from_the_simulator():
-    """python -m sim --log - | monitor.py: the command a README reader types."""
-    # the log goes to stdout or stderr: both go into the pipe, the picture is console noise
-    cmd = ("%s -m sim --script %s --log - 2>&1 | %s %s --snapshot"
+    """python -m sim --log - | monitor.py, as docs/host-tools.md prints it:
+    only the log (stderr) goes into the pipe, not the simulator's picture."""
+    doc = open(os.path.join(REPO, "docs", "host-tools.md"), encoding="utf-8").read()
+    typed = [ln for ln in doc.splitlines() if "-m sim" in ln and "monitor.py" in ln]
+    assert typed == [".venv/bin/python -m sim --script game.txt --log - 2>&1 >/dev/null | "
+                     ".venv/bin/python host_tools/monitor.py"]
+    cmd = ("%s -m sim --script %s --log - 2>&1 >/dev/null | %s %s --snapshot"
            % (sys.executable, os.path.join(SCEN, "full_game_plate_cards.txt"), sys.executable, TOOL))
     q = subprocess.run(cmd, shell=True, cwd=REPO, capture_output=True, text=True, timeout=120)
     assert q.returncode == 0, q.stderr
     assert "game over: P1 wins" in q.stdout and "board pico-4p" in q.stdout
+    assert "0 console lines, 0 lines not understood" in q.stdout
 
 
 def test_cli_snapshot_after_each_round(tmp_path):
@@ -265,3 +270,17 @@ def test_unreadable_file(tmp_path, what):
 def test_help():
     q = _run(["--help"])
     assert q.returncode == 0 and "--port" in q.stdout and "--snapshot" in q.stdout
+
+
+def test_every_time_on_the_screen_has_one_form():
+    """Times after the reveal and gaps between grabs, side by side in the grab
+    table, in the same unit with the same decimals (they were 212.4 ms and
+    +157.000 ms)."""
+    lines = _log("pico-8p", "players 3\ndice yellow\nrollbutton\nroll cheese3 cheese1 cat\nwait 1700\n"
+                            "answer P2 4\nbuzz P2\nwait 37\nanswer P3 2\nbuzz P3\nwait 2000\n")
+    ref = MON.Referee()
+    for ln in lines:
+        ref.feed_line(ln)
+    times = re.findall(r"\d[\d.]* ms\b", ref.text(width=160))
+    assert len(times) >= 3, ref.text()
+    assert all(re.fullmatch(r"\d+\.\d{3} ms", t) for t in times), times

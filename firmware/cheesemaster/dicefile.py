@@ -19,13 +19,13 @@ DEFAULT_DICE = (
 
 def _faces_of(spec, where):
     if not isinstance(spec, (list, tuple)) or len(spec) != 6:
-        raise DiceError("%s: a die needs a list of six faces" % where)
+        raise DiceError("%s: 'faces' must list six faces" % where)
     out = bytearray(6)
     for i, name in enumerate(spec):
         try:
             out[i] = F.face_id(name)
         except ValueError as e:
-            raise DiceError("%s face %d: %s" % (where, i + 1, e))
+            raise DiceError("%s, face %d: %s" % (where, i + 1, e))
     return bytes(out)
 
 
@@ -33,7 +33,9 @@ def load(spec, source="dice file"):
     """Dice from a parsed dice file: {"dice": [{"name", "faces": [6 names]} x6]}.
 
     Returns (names, faces): two tuples of six. Order is the box's die order:
-    three yellow dice, then the dog, innkeeper and king dice.
+    three yellow dice, then the dog, innkeeper and king dice. The messages
+    count dice and faces from 1, as a builder does ("die 4, face 2"), never
+    as list indexes.
     """
     if not isinstance(spec, dict) or "dice" not in spec:
         raise DiceError("%s: missing field 'dice'" % source)
@@ -43,16 +45,16 @@ def load(spec, source="dice file"):
     names = []
     faces = []
     for i, die in enumerate(dice):
-        where = "%s: dice[%d]" % (source, i)
+        where = "%s: die %d" % (source, i + 1)
         if not isinstance(die, dict):
             raise DiceError("%s must be an object with 'name' and 'faces'" % where)
         name = die.get("name", "die %d" % (i + 1))
         if not isinstance(name, str):
-            raise DiceError("%s.name must be text" % where)
+            raise DiceError("%s: 'name' must be text" % where)
         if "faces" not in die:
             raise DiceError("%s: missing field 'faces'" % where)
         names.append(name)
-        faces.append(_faces_of(die["faces"], where + ".faces"))
+        faces.append(_faces_of(die["faces"], where))
     return tuple(names), tuple(faces)
 
 

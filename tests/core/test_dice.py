@@ -103,7 +103,7 @@ def test_load_dice_refuses_five_faces():
     e = raises(DiceError, load_dice, spec, "my.json")
     msg = str(e)
     assert "my.json" in msg
-    assert "dice[2]" in msg
+    assert "die 3" in msg      # counted from 1, as a builder counts
     assert "faces" in msg
 
 
@@ -113,7 +113,7 @@ def test_load_dice_refuses_seven_faces():
     e = raises(DiceError, load_dice, spec, "my.json")
     msg = str(e)
     assert "my.json" in msg
-    assert "dice[4]" in msg
+    assert "die 5" in msg
 
 
 def test_load_dice_refuses_unknown_face():
@@ -122,7 +122,7 @@ def test_load_dice_refuses_unknown_face():
     e = raises(DiceError, load_dice, spec, "my.json")
     msg = str(e)
     assert "my.json" in msg
-    assert "dice[3]" in msg
+    assert "die 4, face 3" in msg
     assert "wolf" in msg
 
 
@@ -139,18 +139,18 @@ def test_load_dice_refuses_non_list_faces():
         spec["dice"][1]["faces"] = bad
         e = raises(DiceError, load_dice, spec, "my.json")
         assert "my.json" in str(e)
-        assert "dice[1]" in str(e)
+        assert "die 2" in str(e)
 
 
 def test_load_dice_refuses_missing_faces_and_non_object_die():
     spec = valid_spec()
     del spec["dice"][5]["faces"]
     e = raises(DiceError, load_dice, spec, "my.json")
-    assert "dice[5]" in str(e) and "faces" in str(e)
+    assert "die 6" in str(e) and "faces" in str(e)
     spec = valid_spec()
     spec["dice"][0] = ["cheese1"] * 6
     e = raises(DiceError, load_dice, spec, "my.json")
-    assert "dice[0]" in str(e)
+    assert "die 1 " in str(e)
 
 
 # -- menu choices -------------------------------------------------------------------
