@@ -11,16 +11,19 @@ import os
 import subprocess
 import sys
 
-from emu.pico import HERE, ROOT, EmulatedPico, locate
+from emu.pico import HERE, ROOT, EmulatedPico, chip_of, locate
 
 CACHE = os.path.join(ROOT, "build", "emu")
 
 
 def _digest(board, keep_py):
     h = hashlib.sha256()
-    fw, rom = locate()
+    chip = chip_of(board)
+    fw, rom = locate(chip)
     paths = [fw, rom, os.path.join(ROOT, "boards", board + ".json"),
-             os.path.join(ROOT, "host_tools", "flash.py"), os.path.join(HERE, "pico.mjs")]
+             os.path.join(ROOT, "host_tools", "flash.py")]
+    paths += ([os.path.join(HERE, "rp2350", f) for f in ("pico2350.mjs", "fixes.mjs")]
+              if chip == "rp2350" else [os.path.join(HERE, "pico.mjs")])
     # every file of firmware/: main.py, each package's modules and data files
     # (cheesonomics/cards.json), a superset of what flash.py deploys
     for d, dirs, files in os.walk(os.path.join(ROOT, "firmware")):
@@ -73,12 +76,12 @@ def image(board, keep_py=False):
 
 
 def _build(board, keep_py, path):
-    # images of older firmware for this board are of no more use (2 MiB each)
+    # images of older firmware for this board are of no more use (2 MiB each, 4 on a Pico 2)
     kind = "%s-%s-" % (board, "py" if keep_py else "mpy")
     for f in os.listdir(CACHE):
         if f.startswith(kind):
             os.remove(os.path.join(CACHE, f))
-    with EmulatedPico() as pico:
+    with EmulatedPico(chip=chip_of(board)) as pico:
         pico.run(300)
         rc, out, wall = flash_with_tools(pico, board, keep_py)
         if rc != 0:
