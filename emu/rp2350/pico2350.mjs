@@ -24,7 +24,9 @@ import {
 const { RP2350, USBCDC } = rp2350js;
 const CYCLE_NS = 1e9 / CLK_SYS;
 const FLASH_SIZE = 4 * 1024 * 1024;   // the Pico 2's W25Q32 (rp2350js models 16 MiB)
-const SLEEP_BATCH = 256;              // cycles of PIO a sleeping core waits at most per step
+const SLEEP_BATCH = 256;              // cycles of PIO a sleeping core waits per step while DMA feeds a PIO,
+const SLEEP_BATCH_QUIET = 2048;       // and otherwise (a PIO interrupt wakes it at most 14 us late)
+const PIO_LAG = 150;                  // while the CPU runs the PIO lags it by at most 1 us
 const WD_REASON_TIMER = 1, WD_REASON_FORCE = 2;
 const WAIT_TXFIFO = 3, WAIT_OUT = 5;  // rp2350js WaitType: a machine stalled for TX data
 
@@ -73,6 +75,8 @@ export class Pico {
     this.hangUntil = 0;
     this.hostReads = true;
     this._pioNow = -1;
+    this.pioLag = 0;                 // sys cycles the PIO is behind the clock
+    this.pioDue = 0;                 // ... when one of its machines clocks next
     this._build(this.opts.flash, 0);
   }
 
@@ -82,6 +86,7 @@ export class Pico {
     const mcu = new RP2350({ coreArch: 'arm' });
     this.mcu = mcu;
     this.clock = mcu.clock;
+    this.pioLag = 0;
     const self = this;
     mcu.logger = {
       debug() {}, info() {},
@@ -330,18 +335,33 @@ export class Pico {
     return a;
   }
 
+  /**
+   * A DMA channel is feeding a PIO TX FIFO (a LED frame going out). rp2350js
+   * moves DMA data on clock alarms, which fire between PIO batches: keep the
+   * batches short then, or the machine starves mid-frame (a latch on the
+   * wire where the chip has none).
+   */
+  _txDmaBusy() {
+    for (const ch of this.mcu.dma.channels) {
+      const t = ch.treqValue;
+      if (ch.active && (t & 7) < 4 && t < 20) return true;
+    }
+    return false;
+  }
+
   pioRunning() { const p = this.mcu.pio; return !(p[0].stopped && p[1].stopped && p[2].stopped); }
 
   /**
-   * `cycles` sys cycles of every enabled state machine, then the clock. A
-   * machine is stepped once per PIO clock (the divider's phase accumulator
+   * `cycles` sys cycles of every enabled state machine from time `base` (ns).
+   * A machine is stepped once per PIO clock (the divider's phase accumulator
    * jumped over arithmetically, as StateMachine.step() would count it), delay
    * cycles and a stall on an empty TX FIFO pass in bulk, and every step is
    * stamped with its own instant (this._pioNow), so a pin edge it makes has
-   * its exact time.
+   * its exact time. Sets this.pioDue: sys cycles until a machine's next clock
+   * that can change anything (at most PIO_LAG).
    */
-  _tick(cycles) {
-    const clock = this.clock, base = clock.nanos;
+  _stepPio(cycles, base) {
+    let due = PIO_LAG;
     for (const pio of this.mcu.pio) {
       if (pio.stopped) continue;
       for (const m of pio.machines) {
@@ -370,10 +390,29 @@ export class Pico {
           if (n === room) { ph += 256 * (cycles - j); break; }
         }
         m.curClockPhase = ph;
+        const stalled = m.waiting && (m.waitType === WAIT_TXFIFO || m.waitType === WAIT_OUT) && m.txFIFO.empty;
+        if (!stalled) due = Math.min(due, Math.max(1, Math.ceil((div - ph) / 256)) + Math.ceil(m.remainingDelay * div / 256));
       }
     }
     this._pioNow = -1;
-    clock.tick(cycles * CYCLE_NS);
+    this.pioDue = due;
+  }
+
+  /** Bring the PIO up to the clock's present (it may lag the CPU by less than
+   * one of its clocks: nothing in it changes in between). */
+  _pioSync() {
+    const lag = this.pioLag;
+    if (lag > 0) {
+      this.pioLag = 0;
+      this._stepPio(lag, this.clock.nanos - lag * CYCLE_NS);
+    }
+  }
+
+  /** `cycles` sys cycles of PIO (from now) and clock, the cores not stepped. */
+  _tick(cycles) {
+    this._pioSync();
+    if (this.pioRunning()) this._stepPio(cycles, this.clock.nanos);
+    this.clock.tick(cycles * CYCLE_NS);
   }
 
   runUntil(pred, { emuMs = 1e12, wallMs = 1e12 } = {}) {
@@ -423,34 +462,51 @@ export class Pico {
     this._feed();
     const { mcu, clock } = this;
     const c0 = mcu.core[0], c1 = mcu.core[1];
-    const limit = this.pace > 0 ? this.nanos + 5e6 : Infinity;
+    mcu.currentCore = 0;
+    if (this.hangUntil > 0 && this.hangUntil <= this.nanos) this.hangUntil = 0;
+    const limit = this.pace > 0 ? this.nanos + 5e6 : Infinity;   // paced: 5 ms slices
+    const n = this.opts.chunk;
     try {
-      for (let i = 0; i < this.opts.chunk; i++) {
+      for (let i = 0; i < n; i++) {
         const pio = this.pioRunning();
-        if (this.hangUntil > this.nanos || (c0.waiting && (c1.waiting || mcu.core1Off))) {
+        const hung = this.hangUntil > 0 && this.hangUntil > this.nanos;
+        if (hung || (c0.waiting && (c1.waiting || mcu.core1Off))) {
           // both cores asleep (or the program hung): on to the next alarm, at
           // most 1 ms, the PIO stepped all the way in short batches
           const na = clock.nextAlarm;
           let dt = na ? Math.max(0, na.nanos - clock.nanos) : 1e6;
           dt = Math.min(dt, 1e6);
-          if (this.hangUntil > this.nanos) dt = Math.min(dt, this.hangUntil - this.nanos);
+          if (hung) dt = Math.min(dt, this.hangUntil - this.nanos);
           let cycles = Math.max(1, Math.ceil(dt / CYCLE_NS));
-          if (pio) cycles = Math.min(cycles, SLEEP_BATCH);
+          if (pio) cycles = Math.min(cycles, this._txDmaBusy() ? SLEEP_BATCH : SLEEP_BATCH_QUIET);
           this._tick(cycles);
           c0.cycles += cycles; c1.cycles = c0.cycles;
           i += Math.max(1, cycles >> 6);
+          if (limit !== Infinity && this.nanos >= limit) break;
         } else {
-          mcu.currentCore = 0;
           const el = c0.executeInstruction();
           this.instructions++;
-          mcu.currentCore = 1;
           if (c1.waiting || mcu.core1Off) c1.cycles = c0.cycles;
-          else while (c1.cycles < c0.cycles) c1.executeInstruction();
-          mcu.currentCore = 0;
-          if (pio) this._tick(el);
-          else clock.tick(el * CYCLE_NS);
+          else {
+            mcu.currentCore = 1;
+            while (c1.cycles < c0.cycles) c1.executeInstruction();
+            mcu.currentCore = 0;
+          }
+          if (pio) {
+            // the PIO catches up when one of its clocks is due, or before an
+            // alarm (a pin driven from outside, a DMA transfer) acts on it
+            this.pioLag += el;
+            const na = clock.nextAlarm;
+            if (this.pioLag >= this.pioDue || (na && na.nanos <= clock.nanos + el * CYCLE_NS)) {
+              const lag = this.pioLag;
+              this.pioLag = 0;
+              this._stepPio(lag, clock.nanos - (lag - el) * CYCLE_NS);
+            }
+          }
+          clock.tick(el * CYCLE_NS);
+          if (limit !== Infinity && (i & 255) === 0 && this.nanos >= limit) break;
         }
-        if (this._pendingReset || this._yield || this.nanos >= limit) break;
+        if (this._pendingReset || this._yield) break;
       }
     } catch (e) {
       this._log(`[emu] EXCEPTION ${e.stack} (PC0=${c0.PC.toString(16)})`);
