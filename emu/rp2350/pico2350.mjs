@@ -24,8 +24,11 @@ import {
 const { RP2350, USBCDC } = rp2350js;
 const CYCLE_NS = 1e9 / CLK_SYS;
 const FLASH_SIZE = 4 * 1024 * 1024;   // the Pico 2's W25Q32 (rp2350js models 16 MiB)
-const SLEEP_BATCH = 256;              // cycles of PIO a sleeping core waits per step while DMA feeds a PIO,
-const SLEEP_BATCH_QUIET = 2048;       // and otherwise (a PIO interrupt wakes it at most 14 us late)
+// A sleeping core is woken by a PIO interrupt (the sampler's, after an input
+// changed) at the end of a PIO batch: batches are short while that can happen.
+const SLEEP_BATCH = 256;              // cycles a batch while DMA feeds a PIO,
+const SLEEP_BATCH_INPUT = 2048;       // for 100 us after an input changed (a wake-up at most 14 us late),
+const INPUT_QUIET_NS = 100e3;         // else up to the next alarm (at most 1 ms)
 const PIO_LAG = 150;                  // while the CPU runs the PIO lags it by at most 1 us
 const WD_REASON_TIMER = 1, WD_REASON_FORCE = 2;
 const WAIT_TXFIFO = 3, WAIT_OUT = 5;  // rp2350js WaitType: a machine stalled for TX data
@@ -76,6 +79,7 @@ export class Pico {
     this.hostReads = true;
     this._pioNow = -1;
     this.pioLag = 0;                 // sys cycles the PIO is behind the clock
+    this.inputAt = 0;                // when a pin was last driven from outside
     this.pioDue = 0;                 // ... when one of its machines clocks next
     this._build(this.opts.flash, 0);
   }
@@ -209,6 +213,7 @@ export class Pico {
   _settleAll() { for (const pin of this.mcu.gpio) this._settle(pin.index); }
 
   drive(g, level) {
+    this.inputAt = this.nanos;
     if (level === null || level === undefined) this.drives.delete(g);
     else this.drives.set(g, level ? 1 : 0);
     this._settle(g);
@@ -478,7 +483,10 @@ export class Pico {
           dt = Math.min(dt, 1e6);
           if (hung) dt = Math.min(dt, this.hangUntil - this.nanos);
           let cycles = Math.max(1, Math.ceil(dt / CYCLE_NS));
-          if (pio) cycles = Math.min(cycles, this._txDmaBusy() ? SLEEP_BATCH : SLEEP_BATCH_QUIET);
+          if (pio) {
+            if (this._txDmaBusy()) cycles = Math.min(cycles, SLEEP_BATCH);
+            else if (this.nanos - this.inputAt < INPUT_QUIET_NS) cycles = Math.min(cycles, SLEEP_BATCH_INPUT);
+          }
           this._tick(cycles);
           c0.cycles += cycles; c1.cycles = c0.cycles;
           i += Math.max(1, cycles >> 6);
