@@ -371,7 +371,7 @@ export class Pico {
       if (pio.stopped) continue;
       for (const m of pio.machines) {
         if (!m.enabled) continue;
-        const div = m.clockDiv;
+        const div = m.clockDiv || 65536 * 256;    // INT 0 divides by 65536
         let ph = m.curClockPhase, j = 0;          // phase since its last clock; sys cycles used
         while (true) {
           const room = Math.floor((ph + 256 * (cycles - j)) / div);   // its clocks left in the batch
