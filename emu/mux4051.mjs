@@ -18,10 +18,12 @@ const BRIDGE = 0.3;            // share of the travel between detents that touch
 export const STEP_MS = 1.5;    // a finger turns the dial one position in 1.5 ms by default
 
 /** Fraction of VDD at the wiper, and the source resistance (kOhm), with the
- * wiper touching taps lo..hi (hi = lo or lo + 1: the resistor between shorted). */
-function tap(lo, hi) {
+ * wiper touching taps lo..hi (hi = lo or lo + 1: the resistor between them
+ * shorted) and the ladder's resistors `shorted` (indices) shorted too. */
+function tap(lo, hi, shorted = []) {
   const r = LADDER_KOHM.slice();
   if (hi > lo) r[hi] = 0;                        // R between T(lo) and T(hi)
+  for (const i of shorted) r[i] = 0;
   const total = r.reduce((a, b) => a + b, 0);
   let below = 0;
   for (let i = 0; i <= lo; i++) below += r[i];
@@ -45,21 +47,25 @@ class Dial {
     this.t1 = t + Math.max(0, turnNs);
   }
 
-  /** {v, rth} of its ladder at the wiper at time t. */
-  voltage(t) {
+  /** [lo, hi]: the contacts the wiper touches at time t (two while between detents). */
+  contacts(t) {
     const p = this.at(t), lo = Math.floor(p), f = p - lo;
-    if (f === 0) return tap(lo, lo);
-    if (f < 0.5 - BRIDGE / 2) return tap(lo, lo);
-    if (f > 0.5 + BRIDGE / 2) return tap(lo + 1, lo + 1);
-    return tap(lo, lo + 1);
+    if (f < 0.5 - BRIDGE / 2) return [lo, lo];
+    if (f > 0.5 + BRIDGE / 2) return [lo + 1, lo + 1];
+    return [lo, lo + 1];
   }
 }
 
 export class Mux4051 {
   /** pico: the emulated chip (watchOutput, adcSource, nanos); adc: GPIO 26-29;
-   * select: [A, B, C] GPIOs; stations: dials on Y0.. (the rest: open, read 0). */
-  constructor(pico, { adc, select, stations }) {
+   * select: [A, B, C] GPIOs; stations: dials on Y0.. (the rest: open, read 0);
+   * ladder: 'per-dial' (as issue 16 wires them) or 'shared' (one ladder bussed to
+   * every dial, as first drawn: a dial between two positions shorts a resistor
+   * of everybody's ladder, and the other dials read off). */
+  constructor(pico, { adc, select, stations, ladder = 'per-dial' }) {
+    if (!['per-dial', 'shared'].includes(ladder)) throw new Error(`no ladder ${ladder}`);
     this.pico = pico;
+    this.shared = ladder === 'shared';
     this.dials = Array.from({ length: 8 }, () => new Dial(0));
     this.stations = stations;
     this.sel = [0, 0, 0];
@@ -74,7 +80,15 @@ export class Mux4051 {
 
   _target(t, ch = this.channel()) {
     if (ch >= this.stations) return { v: 0, rth: 1e6 };   // nothing on that channel
-    return this.dials[ch].voltage(t);
+    const [lo, hi] = this.dials[ch].contacts(t);
+    const shorted = [];
+    if (this.shared) {
+      for (let s = 0; s < this.stations; s++) {
+        const [a, b] = this.dials[s].contacts(t);
+        if (b > a) shorted.push(b);
+      }
+    }
+    return tap(lo, hi, shorted);
   }
 
   /** COM voltage (fraction of VDD) at time t: the selected dial's, reached

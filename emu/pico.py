@@ -179,10 +179,11 @@ class EmulatedPico:
     def keys(self, station, mask):
         self.call("keys", station=station, mask=mask)
 
-    def mux4051(self, adc, select, stations):
+    def mux4051(self, adc, select, stations, ladder="per-dial"):
         """The dials: a 4051 on select pins (A, B, C) into ADC pin adc, each
-        station's dial with its own resistor ladder on channel Y(station)."""
-        self.call("mux4051", adc=adc, select=list(select), stations=stations)
+        station's dial on channel Y(station), with its own resistor ladder
+        ("per-dial") or all on one ("shared", the wiring first drawn)."""
+        self.call("mux4051", adc=adc, select=list(select), stations=stations, ladder=ladder)
 
     def dial(self, station, position, turn_ms=None):
         """Station turns its dial to position (0-7) now, taking turn_ms

@@ -177,7 +177,8 @@ const handlers = {
 
   // the dials: a 4051 on select pins [A, B, C] into ADC pin adc, a dial (with
   // its own resistor ladder) on each of its first `stations` channels
-  async mux4051({ adc, select, stations }) { mux = new Mux4051(pico, { adc, select, stations }); return {}; },
+  // (ladder: 'per-dial', the default, or 'shared')
+  async mux4051({ adc, select, stations, ladder }) { mux = new Mux4051(pico, { adc, select, stations, ladder }); return {}; },
 
   // station turns its dial to position now, taking turn_ms (default: 1.5 ms a position)
   async dial({ station, position, turn_ms = null }) { mux.turn(station, position, turn_ms); return {}; },

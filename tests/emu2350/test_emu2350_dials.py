@@ -47,3 +47,22 @@ def test_gp26_follows_the_select_pins_and_each_dials_own_ladder():
         assert during[3] != values[3] and 3 * 8192 <= during[3] < 5 * 8192, during
         t.run(1200)
         assert _read(t)[3] >> 13 == 3
+
+
+def test_on_one_shared_ladder_a_dial_between_positions_moves_the_others():
+    """The wiring first drawn (one ladder bussed to every dial, boards/pico2-8p.md
+    before the hardware review): a dial bridging T0 and T1 shorts a 2k of
+    everybody's ladder, and the dials at 2 and 3 read one position low."""
+    p = EmulatedPico(chip="rp2350")
+    with EmuTable("pico2-8p", pico=p) as t:
+        p.mux4051(26, (16, 17, 18), 8, ladder="shared")
+        t.run(300)
+        for s, pos in enumerate([1, 2, 3, 4, 5, 6, 7, 0]):
+            p.dial(s, pos, turn_ms=0)
+        t.run(5)
+        assert [v >> 13 for v in _read(t)] == [1, 2, 3, 4, 5, 6, 7, 0]
+        p.dial(0, 0, turn_ms=2000)            # station 1: 1 -> 0, bridging at 1 s
+        t.run(1000)
+        during = [v >> 13 for v in _read(t)]
+        assert during[1:3] == [1, 2], during  # stations 2 and 3 one low
+        assert during[4:7] == [5, 6, 7], during
