@@ -8,7 +8,8 @@
 //   MicroPython) is skipped while it sleeps, and when core 0 sleeps too, time
 //   jumps to the next clock alarm, the PIO stepped up to it;
 // - the PIO is stepped once per PIO clock (its divider skipped arithmetically,
-//   [delay] cycles in bulk), each step stamped with its own instant;
+//   [delay] cycles in bulk), each step stamped with its own instant; while the
+//   CPU runs, the PIO lags it until one of its clocks is due;
 // - flash erase/program trapped in the boot ROM are done here, taking the
 //   time a flash chip takes; a watchdog trigger or machine.reset() rebuilds
 //   the chip with flash and watchdog scratch kept;
@@ -78,9 +79,9 @@ export class Pico {
     this.hangUntil = 0;
     this.hostReads = true;
     this._pioNow = -1;
-    this.pioLag = 0;                 // sys cycles the PIO is behind the clock
+    this.pioLag = 0;                 // sys cycles the PIO is behind the clock,
+    this.pioDue = 0;                 // and how far it may lag (a machine's next clock)
     this.inputAt = 0;                // when a pin was last driven from outside
-    this.pioDue = 0;                 // ... when one of its machines clocks next
     this._build(this.opts.flash, 0);
   }
 
@@ -238,12 +239,6 @@ export class Pico {
       const t = this.nanos;
       for (const fn of list) fn(t, lvl);
     });
-  }
-
-  /** Output level of a pin now: 1, 0, or -1 when it is not an output. */
-  outputLevel(g) {
-    const pin = this.mcu.gpio[g];
-    return pin.outputEnable ? (pin.outputValue ? 1 : 0) : -1;
   }
 
   ws2812(g) {
