@@ -10,6 +10,8 @@
 #   make emu     the real firmware on an emulated Pico, in the terminal view (docs/emulator.md)
 #   make emu-deps   install the emulator (rp2040js, pinned) into emu/node_modules
 #   make emu2350-deps  install the Pico 2 emulator (rp2350js, from its tarball) into emu/rp2350/node_modules
+#   make emu-firmware  download MicroPython v1.28.0 RPI_PICO + the RP2040 boot ROM (docs/emulator.md)
+#   make uf2     one UF2 file: MicroPython + the box's files (BOARD=pico-4p; docs/deploy.md)
 #   make test-emu   only the emulated-Pico suite (part of make test)
 #   make dicelab the odds of every answer for each dice choice (docs/host-tools.md)
 #   make monitor live referee screen following a box on USB (PORT=auto)
@@ -17,8 +19,11 @@
 #   make wokwi   regenerate the Wokwi projects in boards/wokwi/
 #   make balance Cheesonomics balance lab: bot games per player count (docs/cheesonomics.md)
 #
-# .venv is (re)built when it is missing or requirements.txt is newer than
-# .venv/.stamp.
+# .venv is (re)built when it is missing or requirements.txt or this Makefile
+# is newer than .venv/.stamp. Its cheesebox.pth puts firmware/ and the repo
+# root on the import path, so the simulator, host tools, emulator and tests
+# import the firmware as it is (micropython.const on CPython: adafruit-blinka's
+# micropython module).
 
 SHELL   := /bin/bash
 PYTHON3 ?= python3
@@ -40,13 +45,13 @@ MICROPYPATH_ := firmware:.:tests/core
 
 export BLINKA_OS_AGNOSTIC := 1
 
-.PHONY: all venv test check-mpy typecheck test-mp test-py sim bench flash package-json clean help dicelab monitor report wokwi balance emu emu-deps emu2350-deps test-emu
+.PHONY: all venv test check-mpy typecheck test-mp test-py sim bench flash package-json clean help dicelab monitor report wokwi balance emu emu-deps emu2350-deps test-emu emu-firmware uf2
 
 all: test
 
 venv: $(STAMP)
 
-$(STAMP): requirements.txt
+$(STAMP): requirements.txt Makefile
 	@if [ ! -x $(PY) ]; then \
 	  echo "make: creating $(VENV) with $$($(PYTHON3) --version 2>&1)"; \
 	  $(PYTHON3) -m venv --clear $(VENV); \
@@ -57,6 +62,8 @@ $(STAMP): requirements.txt
 	  grep -v "is ignored: it is neither a file nor a directory" $(VENV)/pip-install.log | tail -n 40; \
 	  echo "make: pip install failed"; exit 1; \
 	fi
+	@$(PY) -c "import sysconfig; print(sysconfig.get_paths()['purelib'])" > $(VENV)/.site
+	@printf '%s\n' "$(CURDIR)/firmware" "$(CURDIR)" > "$$(cat $(VENV)/.site)/cheesebox.pth"
 	@touch $(STAMP)
 
 # Order matters: stop at the first failure; pytest runs last so the output
@@ -129,6 +136,11 @@ emu2350-deps:
 	  fi; \
 	fi
 
+# the firmware image and boot ROM the emulated Pico runs, kept in
+# ~/.cache/cheesebox/emulator ($$CHEESEBOX_CACHE), which make clean leaves alone
+emu-firmware: $(STAMP)
+	$(PY) host_tools/emu_firmware.py
+
 emu: $(STAMP) emu-deps emu2350-deps
 	$(PY) -m emu $(ARGS)
 
@@ -144,6 +156,12 @@ FLASH_ARGS ?=
 flash: $(STAMP)
 	$(PY) host_tools/flash.py $(BOARD) --port $(PORT) $(FLASH_ARGS)
 
+# one UF2 with MicroPython (make emu-firmware) and the box's files in their
+# LittleFS image, to drag onto a Pico in BOOTSEL mode (docs/deploy.md)
+UF2 ?= build/cheesebox-$(BOARD).uf2
+uf2: $(STAMP)
+	$(PY) host_tools/fsimage.py uf2 $(BOARD) -o "$(UF2)"
+
 # rewrite package.json (for mpremote mip) after adding or removing a file in firmware/
 package-json: $(STAMP)
 	$(PY) host_tools/flash.py --write-package-json
@@ -151,7 +169,7 @@ package-json: $(STAMP)
 # measured figures: game heap (32-bit webassembly MicroPython in Node, and unix
 # heapsize bisection), steady-state allocation, step/buzz cost, .py vs .mpy import,
 # simulator speed; a table + build/bench.json (docs/bench.md). Needs node + npm.
-bench: $(STAMP)
+bench: $(STAMP) emu-deps
 	$(PY) host_tools/bench.py
 
 # host tools for the table and the builder (docs/host-tools.md)

@@ -2,8 +2,10 @@
 # loop timed on the same interpreter, so the figures hold on a noisy machine.
 # Run by host_tools/bench.py on the unix MicroPython; see docs/bench.md.
 #
-#   micropython bench/mp_cost.py [ROUNDS]
+#   micropython bench/mp_cost.py [ROUNDS [SMOKE]]
 #
+# SMOKE (host_tools/bench.py --smoke): 1 = the smallest workload (one round,
+# a few batches and wake steps, short calibrations), to check it runs.
 # Prints "BENCH {json}": medians in microseconds on this machine and each as
 # "calibration iterations" (the time of that many iterations of
 # `x = i * 3 + 1` in calib_loop below).
@@ -15,6 +17,7 @@ import benchkit as K
 from cheesebox.display import WHEEL
 
 ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 40
+SMOKE = len(sys.argv) > 2 and sys.argv[2] == "1"
 us = time.ticks_us
 diff = time.ticks_diff
 
@@ -76,33 +79,27 @@ def wheel_lit(sim, s):
     return (buf[j], buf[j + 1], buf[j + 2]) == WHEEL
 
 
+# the table's five parts of a step, from benchkit's pieces (the same calls as
+# Box.step, checked against box.py by host_tools/bench.py and mp_steady.py)
+PART = {"clock": "poll", "hold": "poll", "poll": "poll", "answers": "pop_and_input",
+        "inputs": "pop_and_input", "stuck": "pop_and_input", "timers": "timers_and_tunes",
+        "tunes": "timers_and_tunes", "render": "render", "flush": "flush", "release": "flush"}
+PARTS = ("poll", "pop_and_input", "timers_and_tunes", "render", "flush")
+
+
 def pieces_step(box, out):
-    """box.step() (box.py) with a clock between its parts."""
-    port = box.port
-    t0 = us()
-    now = port.ticks_ms()
-    box.now = now
-    port.poll(box.capture)
-    t1 = us()
-    if box.board.electronic and box.match is not None:
-        box._read_answers()
-    cap = box.capture
-    n = cap.pop(port.ticks_us())
-    for i in range(n):
-        box._on_input(cap.kind[i], cap.input[i], cap.time[i])
-    t2 = us()
-    box._timers(now)
-    box.tunes.step(now)
-    t3 = us()
-    box._render(now)
-    t4 = us()
-    box.display.flush(port)
-    t5 = us()
-    out["poll"].append(diff(t1, t0))
-    out["pop_and_input"].append(diff(t2, t1))
-    out["timers_and_tunes"].append(diff(t3, t2))
-    out["render"].append(diff(t4, t3))
-    out["flush"].append(diff(t5, t4))
+    """box.step() made of benchkit's pieces, with a clock between them."""
+    ps = K.step_pieces(box)
+    t = [0] * (len(ps) + 1)
+    t[0] = us()
+    for i in range(len(ps)):
+        ps[i][2]()
+        t[i + 1] = us()
+    sums = dict((k, 0) for k in PARTS)
+    for i in range(len(ps)):
+        sums[PART[ps[i][0]]] += diff(t[i + 1], t[i])
+    for k in PARTS:
+        out[k].append(sums[k])
 
 
 def buzzes(sim, rounds):
@@ -114,7 +111,7 @@ def buzzes(sim, rounds):
     settle = box.capture.debounce_us
     grab = []
     last = []
-    parts = {"poll": [], "pop_and_input": [], "timers_and_tunes": [], "render": [], "flush": []}
+    parts = dict((k, []) for k in PARTS)
     bad = 0
     for r in range(rounds):
         K.reset_points(sim)
@@ -142,14 +139,16 @@ def buzzes(sim, rounds):
 
 
 def main():
-    out = {"platform": sys.platform}
-    cal = [calibrate()]
+    out = {"platform": sys.platform, "smoke": SMOKE}
+    runs = 3 if SMOKE else 41
+    cal = [calibrate(runs)]
     sim = K.to_ready_marked(K.make_sim())
-    out["idle_step_us"] = idle_steps(sim)
-    out["wake_step_us"] = wake_steps(sim)
-    cal.append(calibrate())
-    grab, last, parts, bad = buzzes(K.make_sim(), ROUNDS)
-    cal.append(calibrate())
+    out["idle_step_us"] = idle_steps(sim, 3, 10) if SMOKE else idle_steps(sim)
+    out["wake_step_us"] = wake_steps(sim, 5) if SMOKE else wake_steps(sim)
+    cal.append(calibrate(runs))
+    # two rounds at least: even rounds time the whole step, odd ones its parts
+    grab, last, parts, bad = buzzes(K.make_sim(), max(ROUNDS, 2))
+    cal.append(calibrate(runs))
     c = median(cal)
     out["calib_us_per_iteration"] = c
     out["calib_spread"] = [min(cal), max(cal)]

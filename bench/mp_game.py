@@ -63,7 +63,9 @@ class Lean:
         self.forced = []
         self.random = RandomRoller(rng)
         self.fs = SimFS()
-        self.box = Box(board, self.port, rng, roller=self, store=Store(self.fs, self.fs.open))
+        # Cheese Master's scripted dice come through the box's options (game.py)
+        self.box = Box(board, self.port, rng, store=Store(self.fs, self.fs.open),
+                       options={"roller": self})
         self.steps = 0
         self.box.step()
 
@@ -85,9 +87,10 @@ def phases():
     import json
     from cheesebox.board import load_board
     from cheesebox.box import Box  # noqa: F401  (the firmware's imports)
+    import cheesemaster.flow  # noqa: F401  (the resident game the box boots into)
     yield "after_firmware_imports"
-    from cheesebox.dice import CHOICES, RandomRoller
-    from cheesebox.faces import face_id
+    from cheesemaster.dice import CHOICES, RandomRoller
+    from cheesemaster.faces import face_id
     from cheesebox.save import Store
     from sim.rng import SeededRandom
     from sim.simfs import SimFS
@@ -122,7 +125,7 @@ def phases():
                         yield from press(s)
                 yield from press(ROLL_BIT)
             elif cmd == "dice":
-                while CHOICES[box.choice] != words[1]:
+                while CHOICES[box.game.choice] != words[1]:
                     yield from press(0)
                 yield from press(ROLL_BIT)
             elif cmd == "tour":
@@ -138,7 +141,8 @@ def phases():
             elif cmd == "roll":
                 sim.forced.append([face_id(w) for w in words[1:]])
             elif cmd == "answer":
-                sim.port.place(int(words[1][1:]) - 1, int(words[2]))
+                # the finger keys the plate, then reaches the buzzer (drive.place)
+                yield from run_until(drive.place(sim.port, int(words[1][1:]) - 1, int(words[2])))
             elif cmd == "":
                 pass
             else:
@@ -184,7 +188,7 @@ def bench_tick():
 
 def finish():
     import json
-    m = sim.box.match
+    m = getattr(sim.box.game, "match", None)    # None: joining, or another game
     rec["ticks"] = ticks
     rec["max_heap"] = max_heap
     rec["peak"] = peak if COLLECT else None

@@ -1,14 +1,19 @@
 # Steady-state allocation: does the main loop allocate while nothing happens?
 # Run by host_tools/bench.py on the unix and the webassembly MicroPython.
 #
-#   micropython bench/mp_steady.py
+#   micropython bench/mp_steady.py [ITERATIONS]
+#
+# ITERATIONS (the smoke run: 1) replaces each state's own count, and then the
+# pieces below are run locked whatever the whole step did.
 #
 # For each state: bring the box there (benchkit), then run N iterations of
 # `port.t += DT; box.step(); box.next_wake()` each under micropython.heap_lock()
 # (any allocation raises MemoryError) and count the iterations that raised.
 # If any did, the same iterations are run again from a fresh box with each
 # piece of step()/next_wake() locked on its own, to name what allocates (a
-# MemoryError inside Box._tumble, _reveal, ... is pinned on that method).
+# MemoryError inside CheeseMaster._tumble, _reveal, ... is pinned on that
+# method). The pieces are benchkit's, checked against step() every run
+# (benchkit.check_pieces).
 # Also checks the tick arithmetic and the tumble animation's random numbers at
 # values the Pico reaches (wrap of ticks_us every 17.9 min). Prints "BENCH {json}".
 import json
@@ -20,6 +25,9 @@ import benchkit as K
 from cheesebox import ticks
 
 DT = 5000   # us the virtual clock moves between iterations
+# smoke (host_tools/bench.py --smoke): this many iterations a state instead
+SMOKE = int(sys.argv[1]) if len(sys.argv) > 1 else 0
+MIRROR_MIN = 400    # iterations (2 s) the pieces are checked against step() at least
 
 
 def states():
@@ -65,63 +73,46 @@ def locked_loop(sim, n):
 
 
 def pieces(sim):
-    """step() and next_wake() cut into their calls (mirrors box.py)."""
+    """step() and next_wake() cut into their calls (benchkit: the same calls,
+    checked against box.py)."""
     box = sim.box
-    port = sim.port
-    cap = box.capture
-    d = box.display
-
-    def answers():
-        if box.board.electronic and box.match is not None:
-            box._read_answers()
-
-    def pop_and_inputs():
-        n = cap.pop(port.ticks_us())
-        for i in range(n):
-            box._on_input(cap.kind[i], cap.input[i], cap.time[i])
-
-    return (
-        ("sim/simport.py:SimPort.poll", lambda: port.poll(cap)),
-        ("box.py:Box._read_answers", answers),
-        ("capture.py:Capture.pop + box.py:Box._on_input", pop_and_inputs),
-        ("box.py:Box._timers", lambda: box._timers(box.now)),
-        ("sound.py:TunePlayer.step", lambda: box.tunes.step(box.now)),
-        ("box.py:Box._render", lambda: box._render(box.now)),
-        ("display.py:Display.flush", lambda: d.flush(port)),
-        ("capture.py:Capture.next_deadline", lambda: cap.next_deadline(port.ticks_us())),
-        ("box.py:Box._timer_wake", lambda: box._timer_wake(port.ticks_ms())),
-        ("sound.py:TunePlayer.wake_in", lambda: box.tunes.wake_in(port.ticks_ms())),
-    )
+    return [(p[1], p[2]) for p in K.step_pieces(box)] + [(p[1], p[2]) for p in K.wake_pieces(box)]
 
 
-# box methods without arguments that step() may reach: a MemoryError inside one
-# is pinned on it (innermost first) rather than on the piece that called it
-INNER = ("_tumble", "_tour_frame", "_render_dice", "_reveal", "_score", "_game_over")
+# methods without arguments that step() may reach: a MemoryError inside one
+# is pinned on it (innermost first) rather than on the piece that called it.
+# (object, file, names): the box's own, then the game's. A name that no longer
+# exists fails the bench (this list must follow the firmware).
+def inner(sim):
+    return ((sim.box, "box.py:Box", ("_render_dice",)),
+            (sim.box.game, "cheesemaster/flow.py:" + K.game_name(sim.box),
+             ("_tumble", "_tour_frame", "render_dice", "_reveal", "_score", "_game_over")))
 
 
 def locked_pieces(sim, n):
-    box = sim.box
     port = sim.port
     ps = pieces(sim)
     where = [None]
 
-    def pin(name):
-        orig = getattr(box, name)
+    def pin(obj, label, name):
+        if not hasattr(obj, name):
+            raise AttributeError("bench/mp_steady.py: %s has no %s any more" % (label, name))
+        orig = getattr(obj, name)
 
         def wrapped():
             try:
                 return orig()
             except MemoryError:
                 if where[0] is None:
-                    where[0] = name
+                    where[0] = "%s.%s" % (label, name)
                 raise
-        setattr(box, name, wrapped)
-    for name in INNER:
-        pin(name)
+        setattr(obj, name, wrapped)
+    for obj, label, names in inner(sim):
+        for name in names:
+            pin(obj, label, name)
     counts = {}
     for i in range(n):
         port.t += DT
-        box.now = port.ticks_ms()
         for k in range(len(ps)):
             f = ps[k][1]
             failed = False
@@ -135,7 +126,7 @@ def locked_pieces(sim, n):
             if failed:
                 label = ps[k][0]
                 if where[0] is not None:
-                    label = "box.py:Box.%s (called from %s)" % (where[0], label)
+                    label = "%s (called from %s)" % (where[0], label)
                 counts[label] = counts.get(label, 0) + 1
                 f()         # again unlocked, so a half-done piece does not repeat
     return counts
@@ -153,7 +144,7 @@ def check(f):
 
 
 def lcg(x):
-    # the tumble animation's step (box.py: Box._tumble)
+    # the tumble animation's step (cheesemaster/flow.py: CheeseMaster._tumble)
     return (x * 75 + 74) % 65537
 
 
@@ -164,22 +155,30 @@ def arithmetic():
         "ticks.diff(earlier, later) across the wrap": check(lambda: ticks.diff(top, 5)),
         "ticks.add(t, d) across the wrap": check(lambda: ticks.add(top, 100)),
         "ticks.add(t, -d) across the wrap": check(lambda: ticks.add(5, -100)),
-        "Box._tumble step (x*75+74) % 65537": check(lambda: lcg(12345)),
+        "CheeseMaster._tumble step (x*75+74) % 65537": check(lambda: lcg(12345)),
     }
 
 
 def main():
     small = K.WASM     # keep the sim's clock a small int on 32 bits
-    out = {"platform": sys.platform, "dt_us": DT, "states": {}}
+    out = {"platform": sys.platform, "dt_us": DT, "states": {}, "smoke": SMOKE}
+
+    def make():
+        return K.make_sim(small_clock=small)
     for name, setup, n in states():
-        sim = setup(K.make_sim(small_clock=small))
+        if SMOKE:
+            n = SMOKE
+        sim = setup(make())
         st = sim.box.state_name()
         errors, first = locked_loop(sim, n)
         r = {"state": st, "iterations": n, "allocating_iterations": errors,
              "first": first}
-        if errors:
-            sim2 = setup(K.make_sim(small_clock=small))
-            r["pieces"] = locked_pieces(sim2, n)
+        # the pieces are step(): checked on every run, so they cannot drift
+        # (the smoke too checks 2 s of each state: blinks and frames included)
+        r["mirror_checked"] = K.check_pieces(make, setup, max(n, MIRROR_MIN), DT)
+        if errors or SMOKE:
+            # smoke: the pieces run locked even when nothing allocates
+            r["pieces"] = locked_pieces(setup(make()), n)
         out["states"][name] = r
     out["arithmetic_allocates"] = arithmetic()
     print("BENCH " + json.dumps(out))

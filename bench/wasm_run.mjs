@@ -3,10 +3,11 @@
 //
 //   node bench/wasm_run.mjs HEAPSIZE SCRIPT [ARG ...]
 //
-// Copies the pure modules the bench needs into the interpreter's file system
-// at the same paths as in the repo (firmware/cheesebox/*.py, sim/*.py but the
-// CPython-only view/wire/keys/__main__, boards/*.json, bench/*.py, bench/*.txt,
-// build/bench/*.txt), puts firmware/, ./ and bench/ on sys.path, sets sys.argv
+// Copies the modules the bench needs into the interpreter's file system at the
+// same paths as in the repo (every firmware/ package: *.py and *.json; the
+// port's hardware modules are copied but never imported; sim/*.py but the
+// CPython-only view/wire/keys/__main__, sim/cheesonomics/*.py, boards/*.json,
+// bench/*.py, bench/*.txt, build/bench/*.txt), puts firmware/, ./ and bench/ on sys.path, sets sys.argv
 // to [SCRIPT, ARG ...] and runs SCRIPT. Exit code 1 on a Python exception
 // (the package's own CLI exits 0 on one). One interpreter per Node process.
 //
@@ -51,8 +52,14 @@ function copy(dir, keep) {
 
 // sim/: every module but the CPython-only ones (terminal, NeoPixel capture)
 const SIM_CPYTHON = new Set(["__main__.py", "view.py", "wire.py", "keys.py"]);
-copy("firmware/cheesebox", (n) => n.endsWith(".py"));
+// every package under firmware/ (the shell, the port, each game), as deployed
+for (const pkg of fs.readdirSync(path.join(ROOT, "firmware")).sort()) {
+  if (fs.existsSync(path.join(ROOT, "firmware", pkg, "__init__.py"))) {
+    copy("firmware/" + pkg, (n) => n.endsWith(".py") || n.endsWith(".json"));
+  }
+}
 copy("sim", (n) => n.endsWith(".py") && !SIM_CPYTHON.has(n));
+copy("sim/cheesonomics", (n) => n.endsWith(".py"));
 copy("boards", (n) => n.endsWith(".json"));
 copy("bench", (n) => n.endsWith(".py") || n.endsWith(".txt"));
 copy("build/bench", (n) => n.endsWith(".txt"));

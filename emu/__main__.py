@@ -1,8 +1,9 @@
 """python -m emu [--board NAME] [--script FILE] [--py]: `make emu`.
 
-The box's firmware, deployed by host_tools/flash.py (mpy-cross + mpremote),
-runs on the official MicroPython rp2 firmware on an emulated Pico (or Pico 2,
-for a board whose "mcu" is rp2350). With a
+The box's firmware, as host_tools/flash.py lays it out (mpy-cross), on the
+flash of an emulated Pico (a LittleFS image built on the host), runs on the
+official MicroPython rp2 firmware on an emulated Pico (or Pico 2, for a board
+whose "mcu" is rp2350). With a
 terminal: play it with the keyboard, as `make sim`. Without one (or with
 --script): the scenario's finger movements on its pins, then one picture.
 """
@@ -12,9 +13,6 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-for p in (os.path.join(ROOT, "firmware"), ROOT):
-    if p not in sys.path:
-        sys.path.insert(0, p)
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
 from emu.pico import EmulatorMissing, locate  # noqa: E402
@@ -49,9 +47,14 @@ def main(argv=None):
             print("emu: cannot read %s: %s" % (args.script, e), file=sys.stderr)
             return 2
     from emu import deploy
-    print("emu: deploying the firmware to the emulated %s with host_tools/flash.py "
-          "(first time about 45 s, then cached in build/emu/) ..."
-          % ("Pico 2" if chip == "rp2350" else "Pico"), file=sys.stderr, flush=True)
+    name = "Pico 2" if chip == "rp2350" else "Pico"
+    if deploy.builds_on_host(chip):
+        print("emu: the emulated %s's flash: the files of make flash in a LittleFS image built on "
+              "the host (cached in build/emu/) ..." % name, file=sys.stderr, flush=True)
+    else:
+        print("emu: deploying the firmware to the emulated %s with host_tools/flash.py "
+              "(first time about 45 s, then cached in build/emu/) ..." % name,
+              file=sys.stderr, flush=True)
     flash = deploy.image(args.board, keep_py=args.py)
     from emu import view
     from sim.scenario import ScenarioError

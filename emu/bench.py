@@ -16,12 +16,12 @@ from emu.table import MS, EmuTable
 LOOP_CODE = """
 import time, random, gc
 gc.collect()
-from cheesebox.app import load
+from rp2port.app import load
 from cheesebox.box import Box
-from cheesebox.port_rp2 import Rp2Port
-board, dice = load()
+from rp2port.port import Rp2Port
+board = load()
 port = Rp2Port(board)
-box = Box(board, port, random, dice=dice)
+box = Box(board, port, random)
 box.step()
 N = 100
 t0 = time.ticks_us()
@@ -38,7 +38,8 @@ port.close()
 def _boot(board, keep_py):
     img = deploy.image(board, keep_py)
     with EmuTable(board, flash=img) as t:
-        boot = t.boot()
+        # from .py the Pico compiles every module first: over 3 s emulated
+        boot = t.boot(15000)
         t.run(400)
         _, dice = t.frames(0)
         # the joining screen: the dice chain written (dark until players join)
@@ -183,3 +184,50 @@ def rows(R):
                                                                   R["flash_wall_s"].items() if v)))
     out.append(("emulator speed, idle box", "%sx real time" % R["idle_speed_x"]))
     return out
+
+
+
+BARE_CODE = "import gc, sys\ngc.collect()\nprint('BARE', sys.implementation.name, gc.mem_free())\n"
+
+
+def smoke(log=print):
+    """The smallest run for `bench.py --smoke`. With pico-8p's flash image
+    already built for this firmware (build/emu/, by `make flash` on the
+    emulated Pico: a full bench or the emulated-Pico tests make it; building
+    it takes about a minute): power up from it, read the console `state` once
+    (the heap free after boot). Without it, a minimal check only, labelled
+    so: the bare MicroPython rp2 firmware powered up, with nothing of ours
+    deployed, its free heap read in the raw REPL (the emulator, rp2040js and
+    the serial link work)."""
+    img = deploy.cached("pico-8p")
+    if img is None:
+        log("  no cached pico-8p flash image: minimal check on the bare MicroPython firmware")
+        with EmuTable("pico-8p") as t:
+            t.run(500)
+            out, err = t.exec_raw(BARE_CODE, ms=10000)
+        m = re.search(r"BARE (\w+) (\d+)", out)
+        return {"smoke": "bare", "heap_free_bare": int(m.group(2)) if m else None,
+                "error": (err.strip().splitlines() or [""])[-1]}
+    with EmuTable("pico-8p", flash=img) as t:
+        boot = t.boot()
+        t.run(300)
+        since = len(t.events)
+        t.pico.send("state\r\n")
+        ev = t.wait_event("state", 1000, since=since)
+    return {"smoke": "boot", "boot_event_ms": boot["t"], "heap_free_after_boot": ev.get("free")}
+
+
+def smoke_figure(R):
+    """The one figure the smoke checks (positive)."""
+    return R.get("heap_free_after_boot") if R["smoke"] == "boot" else R.get("heap_free_bare")
+
+
+def smoke_rows(R):
+    if R["smoke"] == "bare":
+        return [("6 EMULATED PICO (smoke, minimal: no cached flash image, firmware NOT deployed)",
+                 "bare MicroPython 1.28 rp2 firmware on rp2040js, raw REPL"),
+                ("heap free, bare MicroPython (nothing of ours loaded)", "%s B" % R["heap_free_bare"])]
+    return [("6 EMULATED PICO (smoke: boot from the cached flash image + one heap reading)",
+             "official MicroPython 1.28 rp2 firmware on rp2040js, 125 MHz, emulated time"),
+            ("boot event (pico-8p, .mpy)", "%s ms" % R["boot_event_ms"]),
+            ("heap free after boot (gc.collect, gc.mem_free)", "%s B" % R["heap_free_after_boot"])]

@@ -1,10 +1,14 @@
-"""Flash images of the emulated Pico, made with the real deploy tools.
+"""Flash images of the emulated Pico: the box's files on its own flash.
 
-`make flash` (host_tools/flash.py: mpy-cross, mpremote over the emulated USB
-serial port, sha256 verify, reset) deploys to a freshly powered emulated Pico;
-its flash is then saved as an image in build/emu/, and every emulated-Pico
-test powers up from a copy of that image, as a box boots from its own flash.
-Images are cached by a hash of everything that goes into them.
+By default an image is built on the host (host_tools/fsimage.py: the files
+`make flash --dry-run` lays out, in a LittleFS image at the filesystem's
+offset of the firmware's flash) in about a second, where a deploy through
+the emulated USB takes about 40 s. With tools=True, `make flash` itself
+(host_tools/flash.py: mpy-cross, mpremote over the emulated USB serial port,
+sha256 verify, reset) deploys to a freshly powered emulated Pico and its flash
+is saved. Every emulated-Pico test powers up from a copy of an image, as a box
+boots from its own flash. Images are cached in build/emu/ by a hash of
+everything that goes into them.
 """
 import hashlib
 import os
@@ -16,14 +20,17 @@ from emu.pico import HERE, ROOT, EmulatedPico, chip_of, locate
 CACHE = os.path.join(ROOT, "build", "emu")
 
 
-def _digest(board, keep_py):
+def _digest(board, keep_py, tools):
     h = hashlib.sha256()
     chip = chip_of(board)
     fw, rom = locate(chip)
     paths = [fw, rom, os.path.join(ROOT, "boards", board + ".json"),
              os.path.join(ROOT, "host_tools", "flash.py")]
-    paths += ([os.path.join(HERE, "rp2350", f) for f in ("pico2350.mjs", "fixes.mjs")]
-              if chip == "rp2350" else [os.path.join(HERE, "pico.mjs")])
+    if tools:       # the emulator that ran the deploy
+        paths += ([os.path.join(HERE, "rp2350", f) for f in ("pico2350.mjs", "fixes.mjs")]
+                  if chip == "rp2350" else [os.path.join(HERE, "pico.mjs")])
+    else:
+        paths.append(os.path.join(ROOT, "host_tools", "fsimage.py"))
     # every file of firmware/: main.py, each package's modules and data files
     # (cheesonomics/cards.json), a superset of what flash.py deploys
     for d, dirs, files in os.walk(os.path.join(ROOT, "firmware")):
@@ -34,6 +41,7 @@ def _digest(board, keep_py):
         with open(p, "rb") as f:
             h.update(f.read())
     h.update(b"py" if keep_py else b"mpy")
+    h.update(b"usb" if tools else b"host")
     return h.hexdigest()[:16]
 
 
@@ -57,30 +65,64 @@ def flash_with_tools(pico, board, keep_py=False, extra=()):
     return p.returncode, p.stdout + p.stderr, wall
 
 
-def image(board, keep_py=False):
-    """Path of a flash image with the firmware and boards/BOARD.json deployed
-    by `make flash` (built once, then cached). Test workers running side by
-    side take turns (a file lock): build/flash/ is one folder."""
+def builds_on_host(chip):
+    """Whether image() builds that chip's images on the host (else it deploys
+    with `make flash` over the emulated USB)."""
+    # the Pico 2's filesystem geometry is not in host_tools/fsimage.py yet
+    return chip == "rp2040"
+
+
+def image(board, keep_py=False, tools=False):
+    """Path of a flash image with the firmware and boards/BOARD.json's box
+    files, built on the host (or, tools=True, deployed by `make flash` over
+    the emulated USB); built once, then cached. Test workers running side by
+    side take turns (a file lock). The board file's "mcu" picks the chip."""
     import fcntl
+    tools = tools or not builds_on_host(chip_of(board))
     os.makedirs(CACHE, exist_ok=True)
-    path = os.path.join(CACHE, "%s-%s-%s.img" % (board, "py" if keep_py else "mpy",
-                                                  _digest(board, keep_py)))
-    with open(os.path.join(CACHE, ".lock"), "w") as lock:
+    kind = "%s-%s-%s-" % (board, "py" if keep_py else "mpy", "usb" if tools else "host")
+    path = os.path.join(CACHE, kind + _digest(board, keep_py, tools) + ".img")
+    # one lock per way of building: a worker wanting a host image (a second)
+    # does not wait for another's deploy over the emulated USB (~40 s)
+    with open(os.path.join(CACHE, ".lock-" + ("usb" if tools else "host")), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             if not os.path.exists(path):
-                _build(board, keep_py, path)
+                # images of older firmware for this board are of no more use
+                # (2 MiB each, 4 on a Pico 2)
+                for f in os.listdir(CACHE):
+                    if f.startswith(kind):
+                        os.remove(os.path.join(CACHE, f))
+                (_build if tools else _build_on_host)(board, keep_py, path)
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
     return path
 
 
+def cached(board, keep_py=False):
+    """Path of the host-built flash image image() would return if it is
+    already built for the firmware as it is now, else None (never builds)."""
+    if not builds_on_host(chip_of(board)):
+        return None
+    kind = "%s-%s-host-" % (board, "py" if keep_py else "mpy")
+    path = os.path.join(CACHE, kind + _digest(board, keep_py, False) + ".img")
+    return path if os.path.exists(path) else None
+
+
+def _build_on_host(board, keep_py, path):
+    import time
+    from host_tools import fsimage
+    t0 = time.time()
+    data = fsimage.flash_image(locate(chip_of(board))[0], fsimage.box_filesystem(board, keep_py))
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+    with open(path + ".log", "w") as f:
+        f.write("host image built in %.1f s (host_tools/fsimage.py)\n" % (time.time() - t0))
+
+
 def _build(board, keep_py, path):
-    # images of older firmware for this board are of no more use (2 MiB each, 4 on a Pico 2)
-    kind = "%s-%s-" % (board, "py" if keep_py else "mpy")
-    for f in os.listdir(CACHE):
-        if f.startswith(kind):
-            os.remove(os.path.join(CACHE, f))
     with EmulatedPico(chip=chip_of(board)) as pico:
         pico.run(300)
         rc, out, wall = flash_with_tools(pico, board, keep_py)

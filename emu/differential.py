@@ -39,7 +39,7 @@ class Fingers:
 def run_sim(board, text, seed=1, faces=None):
     """(result, events, fingers, sim) of the scenario on the simulator; faces:
     the rolls to force, in order (lists of face names)."""
-    from cheesebox import faces as F
+    from cheesemaster import faces as F
     events = []
     import json
     sim = Sim(board, seed=seed, log=lambda line: events.append(json.loads(line)))
@@ -122,7 +122,7 @@ def differential(board_name, flash, text, seed=1, tries=3):
     brightness match per chain and both results. The fingers come from the
     simulator; if the Pico's dice change what the fingers do (a scenario line
     that waits on the box's state), the Pico plays the new fingers again."""
-    from cheesebox.pixels import encode
+    from rp2port.pixels import encode
     faces = None
     fingers = None
     for _ in range(tries):

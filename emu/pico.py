@@ -14,13 +14,21 @@ import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-SHARED = os.path.join(os.path.dirname(ROOT), "shared", "emulator")
+SHARED = os.environ.get("CHEESEBOX_EMU_SHARED") or os.path.join(os.path.dirname(ROOT), "shared", "emulator")
 FIRMWARE_NAME = "micropython-v1.28.0-RPI_PICO.bin"
 BOOTROM_NAME = "rp2040-bootrom-b1.bin"
 SHARED2350 = os.path.join(SHARED, "rp2350")
 FIRMWARE2350_NAME = "micropython-v1.28.0-RPI_PICO2.bin"
 BOOTROM2350_NAME = "rp2350-bootrom-a2.bin"
 CHIPS = ("rp2040", "rp2350")
+# where `make emu-firmware` keeps its downloads: outside the repo, so `make
+# clean` (and a fresh clone) leaves them; the Pico 2's files in rp2350/ there
+CACHE = os.environ.get("CHEESEBOX_CACHE") or os.path.join(
+    os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+    "cheesebox", "emulator")
+CACHE2350 = os.path.join(CACHE, "rp2350")
+OFFICIAL_FIRMWARE_NAME = "RPI_PICO-20260406-v1.28.0.uf2"   # micropython.org's file name
+OFFICIAL_FIRMWARE2350_NAME = "RPI_PICO2-20260406-v1.28.0.uf2"
 LED_GPIO = 25          # the Pico's own LED
 
 
@@ -28,21 +36,60 @@ class EmulatorMissing(Exception):
     """What is missing to run the emulated Pico, and how to get it."""
 
 
-def locate(chip="rp2040"):
-    """(firmware, bootrom) paths of that chip. The Pico: $CHEESEBOX_EMU_FIRMWARE /
-    $CHEESEBOX_EMU_BOOTROM, else ../shared/emulator/; the Pico 2:
+def _first(env, *paths):
+    if os.environ.get(env):
+        return os.environ[env]
+    return next((p for p in paths if os.path.isfile(p)), paths[0])
+
+
+def firmware_and_bootrom(chip="rp2040"):
+    """(firmware, bootrom) paths of that chip, found or not. The Pico:
+    $CHEESEBOX_EMU_FIRMWARE / $CHEESEBOX_EMU_BOOTROM, else ../shared/emulator/,
+    else the cache of `make emu-firmware`; the Pico 2:
     $CHEESEBOX_EMU2350_FIRMWARE / $CHEESEBOX_EMU2350_BOOTROM, else
-    ../shared/emulator/rp2350/. Raises EmulatorMissing with one clear sentence."""
+    ../shared/emulator/rp2350/, else the cache's rp2350/."""
     if chip == "rp2350":
-        return _locate2350()
-    fw = os.environ.get("CHEESEBOX_EMU_FIRMWARE") or os.path.join(SHARED, FIRMWARE_NAME)
-    rom = os.environ.get("CHEESEBOX_EMU_BOOTROM") or os.path.join(SHARED, BOOTROM_NAME)
+        return (_first("CHEESEBOX_EMU2350_FIRMWARE", os.path.join(SHARED2350, FIRMWARE2350_NAME),
+                       os.path.join(CACHE2350, OFFICIAL_FIRMWARE2350_NAME)),
+                _first("CHEESEBOX_EMU2350_BOOTROM", os.path.join(SHARED2350, BOOTROM2350_NAME),
+                       os.path.join(CACHE2350, BOOTROM2350_NAME)))
+    return (_first("CHEESEBOX_EMU_FIRMWARE", os.path.join(SHARED, FIRMWARE_NAME),
+                   os.path.join(CACHE, OFFICIAL_FIRMWARE_NAME)),
+            _first("CHEESEBOX_EMU_BOOTROM", os.path.join(SHARED, BOOTROM_NAME),
+                   os.path.join(CACHE, BOOTROM_NAME)))
+
+
+def _missing(paths, chip="rp2040"):
+    if chip == "rp2350":
+        return EmulatorMissing(
+            "emulated Pico 2: %s not found; `make emu-firmware` gets them (MicroPython v1.28.0 "
+            "RPI_PICO2 and the RP2350 A2 boot ROM), or set CHEESEBOX_EMU2350_FIRMWARE (.bin or "
+            ".uf2) and CHEESEBOX_EMU2350_BOOTROM, see docs/emulator.md" % " and ".join(paths))
+    return EmulatorMissing(
+        "emulated Pico: %s not found; `make emu-firmware` gets them (MicroPython v1.28.0 RPI_PICO "
+        "and the RP2040 B1 boot ROM), or set CHEESEBOX_EMU_FIRMWARE (.bin or .uf2) and "
+        "CHEESEBOX_EMU_BOOTROM, see docs/emulator.md" % " and ".join(paths))
+
+
+def locate_firmware(chip="rp2040"):
+    """The MicroPython firmware alone (make uf2 needs no emulator)."""
+    fw = firmware_and_bootrom(chip)[0]
+    if not os.path.isfile(fw):
+        raise _missing([fw], chip)
+    return fw
+
+
+def locate(chip="rp2040"):
+    """(firmware, bootrom) paths of that chip, as firmware_and_bootrom() finds
+    them, with Node and the chip's emulator package (emu/node_modules/rp2040js,
+    emu/rp2350/node_modules/rp2350js). Raises EmulatorMissing with one clear
+    sentence."""
+    fw, rom = firmware_and_bootrom(chip)
     missing = [p for p in (fw, rom) if not os.path.isfile(p)]
     if missing:
-        raise EmulatorMissing(
-            "emulated Pico: %s not found; set CHEESEBOX_EMU_FIRMWARE (MicroPython v1.28 RPI_PICO "
-            ".bin or .uf2) and CHEESEBOX_EMU_BOOTROM (RP2040 B1 boot ROM), see docs/emulator.md"
-            % " and ".join(missing))
+        raise _missing(missing, chip)
+    if chip == "rp2350":
+        return _locate2350(fw, rom)
     if shutil.which("node") is None:
         raise EmulatorMissing("emulated Pico: node (Node.js 20) is not installed, see docs/emulator.md")
     if not os.path.isdir(os.path.join(HERE, "node_modules", "rp2040js")):
@@ -51,15 +98,7 @@ def locate(chip="rp2040"):
     return fw, rom
 
 
-def _locate2350():
-    fw = os.environ.get("CHEESEBOX_EMU2350_FIRMWARE") or os.path.join(SHARED2350, FIRMWARE2350_NAME)
-    rom = os.environ.get("CHEESEBOX_EMU2350_BOOTROM") or os.path.join(SHARED2350, BOOTROM2350_NAME)
-    missing = [p for p in (fw, rom) if not os.path.isfile(p)]
-    if missing:
-        raise EmulatorMissing(
-            "emulated Pico 2: %s not found; set CHEESEBOX_EMU2350_FIRMWARE (MicroPython v1.28 "
-            "RPI_PICO2 .bin or .uf2) and CHEESEBOX_EMU2350_BOOTROM (RP2350 A2 boot ROM), see "
-            "docs/emulator.md" % " and ".join(missing))
+def _locate2350(fw, rom):
     if shutil.which("node") is None:
         raise EmulatorMissing("emulated Pico 2: node (Node.js 20) is not installed, see docs/emulator.md")
     if not os.path.isdir(os.path.join(HERE, "rp2350", "node_modules", "rp2350js")):

@@ -6,7 +6,7 @@
 // One protocol for both chips: --chip rp2350 runs the Pico 2 (rp2350/pico2350.mjs,
 // the same face as pico.mjs's Pico), rp2040 (the default) the Pico.
 //
-//   node emu/server.mjs [--chip rp2040|rp2350] --firmware FW.bin --bootrom ROM.bin [--flash IMAGE] [--serial-port N]
+//   node emu/server.mjs [--chip rp2040|rp2350] --firmware FW.bin --bootrom ROM.bin [--flash IMAGE|FILE.uf2] [--serial-port N]
 import fs from 'fs';
 import net from 'net';
 import readline from 'readline';
@@ -37,7 +37,9 @@ const opt = args(process.argv.slice(2));
 // imported here: each chip's emulator package is needed only for that chip
 const { Pico, flashFromFirmware } = await import(opt.chip === 'rp2350' ? './rp2350/pico2350.mjs' : './pico.mjs');
 const warnings = new Set();
-const image = opt.flash ? new Uint8Array(fs.readFileSync(opt.flash)) : flashFromFirmware(opt.firmware);
+// a flash image (raw: 2 MiB on the Pico, 4 MiB on the Pico 2), or a UF2 as a builder drags onto the Pico (make uf2)
+const image = opt.flash && !opt.flash.endsWith('.uf2') ? new Uint8Array(fs.readFileSync(opt.flash))
+  : flashFromFirmware(opt.flash || opt.firmware);
 const pico = new Pico({
   bootrom: opt.bootrom, flash: image,
   log: (s) => { if (opt.verbose) process.stderr.write(s + '\n'); warnings.add(s.slice(0, 120)); },

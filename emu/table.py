@@ -8,15 +8,9 @@ file says which pin is which, exactly as it tells the firmware.
 """
 import json
 import os
-import sys
 
+from cheesebox.board import read_board    # the firmware's own board check
 from emu.pico import LED_GPIO, ROOT, EmulatedPico
-
-FIRMWARE = os.path.join(ROOT, "firmware")
-if FIRMWARE not in sys.path:
-    sys.path.insert(0, FIRMWARE)
-
-from cheesebox.board import read_board  # noqa: E402  (the firmware's own board check)
 
 MS = 1000000          # ns
 

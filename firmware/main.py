@@ -3,6 +3,6 @@
 Hold ROLL while powering up to skip the game (safe boot) and keep the REPL
 free for mpremote.
 """
-from cheesebox.app import main
+from rp2port.app import main
 
 main()

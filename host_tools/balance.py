@@ -27,10 +27,10 @@ import sys
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [os.path.join(REPO, "firmware"), REPO]
 
-from cheesonomics import bot, cardfile, driver  # noqa: E402
-from cheesonomics.engine import Game  # noqa: E402
+from cheesonomics import cardfile  # noqa: E402
+from sim.cheesonomics import bot, driver
+from sim.cheesonomics.engine import Game  # noqa: E402
 from sim.rng import SeededRandom  # noqa: E402
 
 
@@ -148,7 +148,7 @@ def static_check(cards):
 
 def print_report(cards, results, out=sys.stdout):
     w = out.write
-    w("Cheesonomics balance lab: %d games per row, bots (firmware/cheesonomics/bot.py)\n\n" % results[0]["games"])
+    w("Cheesonomics balance lab: %d games per row, bots (sim/cheesonomics/bot.py)\n\n" % results[0]["games"])
     w("%-9s %2s  %-31s  %-17s  %-6s  %-13s %-13s\n" % (
         "variant", "N", "win rate by seat (1st..last)", "money mean/sd/max", "spread", "bonus decides", "turns/player"))
     w("%-9s %2s  %-31s  %-17s  %-6s  %-13s %-13s\n" % ("", "", "", "", "", "unsold most", ""))

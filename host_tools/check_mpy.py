@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Compile every .py under firmware/ with mpy-cross, to catch code that
+"""Compile every .py the board gets (firmware/manifest.py) with mpy-cross, to catch code that
 CPython accepts but MicroPython's compiler rejects.
 
-Usage: python host_tools/check_mpy.py [ROOT ...]   (default: firmware/)
+Usage: python host_tools/check_mpy.py [ROOT ...]   (default: the manifest's files)
 
 Prints one line per failing file ("FAIL path: compiler message") and exits 1
 if any fail; otherwise prints "mpy-cross: N files compiled".
@@ -32,7 +32,11 @@ def mpy_cross_cmd() -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    roots = [Path(a) for a in argv[1:]] or [REPO / "firmware"]
+    if len(argv) > 1:
+        roots = [Path(a) for a in argv[1:]]
+    else:                               # what the board gets (firmware/manifest.py)
+        from host_tools import deploylist
+        roots = [REPO / "firmware" / r for r in deploylist.read().sources()]
     files: list[Path] = []
     for root in roots:
         if root.is_file():

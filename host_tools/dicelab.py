@@ -10,7 +10,7 @@ For each selection the box offers (the menu's 3 yellow, +dog, +innkeeper,
 +king, and the King of the Cheese Mountain campaign's first games with one
 or two randomly drawn yellow dice) it goes through every roll (6**n for n
 dice: 46,656 for six) and counts each with the firmware's own counting code
-(firmware/cheesebox/rules.py), never a copy. It prints the chance of every
+(firmware/cheesemaster/rules.py), never a copy. It prints the chance of every
 answer 0..7+, the mean and spread of the cheese left, how often 0 and 7+ come
 up, and how often each face kind changes the answer (a cat that eats a mouse,
 a dog that scares a cat, the innkeeper clearing every animal, a king, a
@@ -30,12 +30,11 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
-from cheesebox import faces as F  # noqa: E402
-from cheesebox.dice import (CAMPAIGN, CHOICES, N_YELLOW, DiceError, campaign_dice,  # noqa: E402
+from cheesemaster import faces as F  # noqa: E402
+from cheesemaster.dice import (CAMPAIGN, CHOICES, N_YELLOW, DiceError, campaign_dice,  # noqa: E402
                             default_dice, dice_for_choice, load_dice)
-from cheesebox.rules import PLATE_MAX, count_ids  # noqa: E402
+from cheesemaster.rules import PLATE_MAX, count_ids  # noqa: E402
 
 FLAG_SHARE = 0.30           # one answer more likely than this: flagged
 ANSWERS = PLATE_MAX + 1     # 0..6 and 7+

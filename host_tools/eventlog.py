@@ -35,163 +35,9 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-for _p in (HERE, os.path.join(os.path.dirname(HERE), "firmware")):
-    if _p not in sys.path:
-        sys.path.append(_p)
 
-VERSION = 1
-TICKS_PERIOD = 1 << 30          # ticks_ms / ticks_us wrap here on the RP2040/RP2350
-TICKS_HALF = 1 << 29
-
-
-class LogError(ValueError):
-    """A line that does not follow the event-log format."""
-
-
-# -- the format ---------------------------------------------------------------
-def _is_int(v):
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _player(v):
-    return isinstance(v, str) and len(v) == 2 and v[0] == "P" and v[1] in "12345678"
-
-
-def _input(v):
-    return v == "ROLL" or _player(v)
-
-
-def _players(v):
-    return isinstance(v, list) and all(_player(p) for p in v)
-
-
-def _points(v):
-    return isinstance(v, dict) and all(_player(k) and _is_int(n) and 0 <= n <= 7
-                                       for k, n in v.items())
-
-
-def _money(v):
-    return isinstance(v, dict) and all(_player(k) and _count(n) for k, n in v.items())
-
-
-def _strs(v):
-    return isinstance(v, list) and all(isinstance(x, str) for x in v)
-
-
-def _count(v):
-    return _is_int(v) and v >= 0
-
-
-def _opt(check):
-    return lambda v: v is None or check(v)
-
-
-# event name -> {field: check}; every field listed is required. Readers ignore
-# fields they do not know (a later box may add some within version 1).
-EVENTS = {
-    "boot": {"board": lambda v: isinstance(v, str), "resume": lambda v: isinstance(v, bool)},
-    "join": {"p": _player},
-    "leave": {"p": _player},
-    "game": {"players": _players, "dice": _strs, "campaign": _opt(_count)},
-    "roll": {"round": _count},
-    "faces": {"faces": _strs, "left": _count},
-    "press": {"p": _player, "t_us": _count},
-    "false_start": {"p": _player},
-    "grab": {"p": _player, "t_us": _count, "plate": _opt(_count)},
-    "refused": {"p": _player},
-    "own_up": {"p": _player},
-    "take_back": {"p": _player},
-    "penalty": {"p": _player, "points": _count},
-    "score": {"round": _count, "left": _count,
-              "result": lambda v: v in ("scored", "replay", "gameover"),
-              "lost": lambda v: isinstance(v, dict) and all(_player(k) and _count(n) for k, n in v.items()),
-              "points": _points, "out": _players},
-    "winner": {"p": _player, "out": _players},
-    "stuck": {"input": _input},
-    "unstuck": {"input": _input},
-    "resume": {"round": _count, "points": _points},
-    "discard": {},
-    "pick": {"game": lambda v: isinstance(v, str)},
-    # Cheesonomics on the box (docs/cheesonomics-box.md)
-    "market": {"players": _players, "variant": lambda v: v in ("basic", "advanced"), "first": _player,
-               "prices": lambda v: isinstance(v, list) and len(v) == 5 and all(_count(x) for x in v),
-               "deck": _count},
-    "action": {"p": _player, "act": lambda v: v in ("collect", "produce", "sell", "pass"),
-               "money": _count, "deck": _count},
-    "not_allowed": {"p": _player, "why": lambda v: isinstance(v, str)},
-    "final": {"money": _money, "bonus": _money, "winners": _players},
-    "error": {"what": lambda v: isinstance(v, str)},
-    "state": {"state": lambda v: isinstance(v, str), "points": _points, "rounds": _count,
-              "stuck": lambda v: isinstance(v, list) and all(_input(x) for x in v)},
-    "help": {"commands": _strs},
-    "watchdog": {"hung_ms": _count},        # from the simulator: the box was reset
-    "dropped": {"lines": _count},           # lines the USB host did not take in time
-}
-
-
-def validate(obj):
-    """Check one parsed line against format version 1; LogError says what is wrong."""
-    if not isinstance(obj, dict):
-        raise LogError("not a JSON object")
-    if "v" not in obj:
-        raise LogError("no format version 'v'")
-    if obj["v"] != VERSION or not _is_int(obj["v"]):
-        raise LogError("format version %r, this reader knows %d" % (obj["v"], VERSION))
-    ev = obj.get("ev")
-    if not isinstance(ev, str):
-        raise LogError("no event name 'ev'")
-    if ev not in EVENTS:
-        raise LogError("unknown event %r" % ev)
-    t = obj.get("t")
-    if not _is_int(t) or not 0 <= t < TICKS_PERIOD:
-        raise LogError("%s: 't' must be box ms ticks 0-%d, got %r" % (ev, TICKS_PERIOD - 1, t))
-    for field, check in EVENTS[ev].items():
-        if field not in obj:
-            raise LogError("%s: field '%s' is missing" % (ev, field))
-        if not check(obj[field]):
-            raise LogError("%s: field '%s' is wrong: %r" % (ev, field, obj[field]))
-    if ev == "error" and "line" in obj and not isinstance(obj["line"], str):
-        raise LogError("error: field 'line' must be text")
-    return obj
-
-
-def parse_line(line):
-    """(kind, event) for one line of console output.
-
-    kind is "blank", "noise" (not a JSON object: console chatter) or "event";
-    LogError for a line that starts like an event but is not a valid one."""
-    text = line.strip()
-    if not text:
-        return "blank", None
-    if not text.startswith("{"):
-        return "noise", None
-    try:
-        obj = json.loads(text)
-    except ValueError as e:
-        raise LogError("not valid JSON (%s)" % e)
-    return "event", validate(obj)
-
-
-def ticks_diff(a, b):
-    """a - b for ticks wrapping at 2**30, as MicroPython's time.ticks_diff."""
-    return ((a - b + TICKS_HALF) % TICKS_PERIOD) - TICKS_HALF
-
-
-def grab_ms(ev):
-    """Box ms of a grab: when the button went down, not when it was logged.
-
-    The box logs a grab after the debounce window; "t_us" is the capture's
-    own timestamp (ticks_us, the same clock as ticks_ms: ticks_ms * 1000 is
-    ticks_us mod 2**30 on the Pico and in the simulator). When the two agree
-    (the capture at most a second before the log line) the grab is dated by
-    t_us; otherwise by the log line's "t"."""
-    t = ev["t"]
-    t_us = ev.get("t_us")
-    if _is_int(t_us):
-        lag_us = ticks_diff(t * 1000, t_us)
-        if -1000 < lag_us < 1000000:
-            return t - lag_us / 1000.0
-    return float(t)
+from logformat import (EVENTS, VERSION, LogError, grab_ms, parse_line,  # noqa: E402,F401
+                       station_colour, ticks_diff, ticks_diff_f, validate)
 
 
 # -- the summary --------------------------------------------------------------
@@ -318,12 +164,6 @@ class Summary:
                 "players": players, "stuck": self.stuck, "errors": self.errors}
 
 
-def ticks_diff_f(a, b):
-    """ticks_diff for a possibly fractional a (ms)."""
-    whole = int(a // 1)
-    return ticks_diff(whole, b) + (a - whole)
-
-
 def summarize(lines, warn=None):
     """The summary dict of an iterable of console lines (str or bytes)."""
     if warn is None:
@@ -383,14 +223,6 @@ def format_summary(r):
     for e in r["errors"]:
         out.append("box error: %s" % e)
     return "\n".join(out)
-
-
-def station_colour(p):
-    """The colour of player p's station (firmware/cheesebox/display.py: the
-    colour of the track at joining and of that player's cards), as #rrggbb."""
-    from cheesebox.display import STATION
-    r, g, b = STATION[int(p[1:]) - 1]
-    return "#%02x%02x%02x" % (r, g, b)
 
 
 def plot(r, path):

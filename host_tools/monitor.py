@@ -27,9 +27,6 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-for _p in (HERE, os.path.join(os.path.dirname(HERE), "firmware")):
-    if _p not in sys.path:
-        sys.path.append(_p)
 
 import eventlog as EL  # noqa: E402
 
@@ -330,7 +327,7 @@ class Referee:
             return "card"
         mark = ""
         if self.left is not None:
-            from cheesebox.rules import answer_is_right
+            from cheesemaster.rules import answer_is_right
             mark = " right" if answer_is_right(plate, self.left) else " WRONG"
         return ("7+" if plate >= 7 else str(plate)) + mark
 

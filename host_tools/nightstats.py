@@ -18,8 +18,8 @@ import os
 import statistics
 import sys
 
-import eventlog as EL
-from cheesebox.rules import PLATE_MAX, answer_is_right
+import logformat as EL
+from cheesemaster.rules import PLATE_MAX, answer_is_right
 
 CAUSES = ("no wheel", "wrong", "penalty", "false start", "refused")
 

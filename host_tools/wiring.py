@@ -27,9 +27,8 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "firmware"))
 
-from cheesebox import pixels  # noqa: E402
+from rp2port import pixels  # noqa: E402
 from cheesebox.board import MATRIX_PIXELS, TRACK_PIXELS, BoardError, load_board  # noqa: E402
 
 BOARDS = REPO / "boards"
@@ -142,19 +141,15 @@ def budget(board):
     """The power numbers the firmware's PowerLimit works with (pixels.py)."""
     n = sum(c.pixels for c in board.chains)
     permille = int(board.brightness * 1000)
-    idle = n * pixels.IDLE_UA_PER_PIXEL // 1000
-    room = board.max_ma - pixels.RESERVED_MA - idle
-    white_full = n * 3 * pixels.MA_PER_CHANNEL              # every channel at 255
-    white_board = white_full * permille // 1000             # at the board's brightness
-    if white_board <= room:
-        allowed = permille
-    elif room <= 0:
-        allowed = 0
-    else:
-        allowed = permille * room // white_board
-    return {"pixels": n, "permille": permille, "idle": idle, "room": room,
+    limit = pixels.PowerLimit([c.pixels for c in board.chains], board.max_ma, permille)
+    for ci in range(len(board.chains)):                     # every pixel full white
+        limit.frame(ci, bytes([255]) * (board.chains[ci].pixels * 3))
+    allowed = limit.target(limit.allowed())                 # what the port applies
+    white_full = limit.lit_ma(1000)
+    white_board = limit.lit_ma(permille)                    # at the board's brightness
+    return {"pixels": n, "permille": permille, "idle": limit.idle_ma, "room": limit.room_ma,
             "white_full": white_full, "white_board": white_board, "allowed": allowed,
-            "capped": white_board * allowed // max(permille, 1) + idle}
+            "capped": limit.lit_ma(allowed) + limit.idle_ma}
 
 
 def segments(board, ci):
@@ -701,7 +696,7 @@ def draw_power(s, board, ext):
 
 
 def draw_budget(s, board, b, x, y):
-    s.text(x, y, "Power budget (numbers from firmware/cheesebox/pixels.py)", 16, "start", weight="bold")
+    s.text(x, y, "Power budget (numbers from firmware/rp2port/pixels.py)", 16, "start", weight="bold")
     names = " + ".join("%d (%s)" % (c.pixels, c.name) for c in board.chains)
     lit_room = max(b["room"], 0)
     ext = external_supply(board)

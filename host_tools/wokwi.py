@@ -32,8 +32,6 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(REPO, "firmware"))
-sys.path.insert(0, HERE)
 
 import wiring  # noqa: E402
 from cheesebox.board import BoardError  # noqa: E402

@@ -12,11 +12,10 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
 from cheesebox.board import BoardError, read_board  # noqa: E402
-from cheesebox.dice import DiceError, load_dice  # noqa: E402
+from cheesemaster.dice import DiceError, load_dice  # noqa: E402
 from sim.scenario import ScenarioError, Sim, run_script, unused_roll  # noqa: E402
 
 
@@ -52,16 +51,21 @@ def read_script(path):
 
 
 def load_dice_file(path):
+    """The dice file's text, checked here first with the firmware's own
+    check (a bad file stops the simulator with its message), then put on the
+    simulated flash as dice.json, where the box reads it as a Pico does."""
     try:
         with open(path) as f:
-            spec = json.loads(f.read())
+            text = f.read()
+        spec = json.loads(text)
     except OSError as e:
         raise DiceError("%s: cannot be read (%s)" % (path, e))
     except UnicodeError:
         raise DiceError("%s: is not a text file (not UTF-8)" % path)
     except (ValueError, RuntimeError, MemoryError) as e:   # RecursionError: too deep
         raise DiceError("%s: is not valid JSON (%s)" % (path, e))
-    return load_dice(spec, path)
+    load_dice(spec, path)
+    return text
 
 
 def main(argv=None):

@@ -11,8 +11,6 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if os.path.join(ROOT, "firmware") not in sys.path:
-    sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
 from cheesebox import icons  # noqa: E402
 

@@ -6,8 +6,8 @@ simulated port, so the firmware sees exactly what it would on the board.
 Virtual time jumps from event to event: nothing ticks while nothing happens.
 """
 from cheesebox import box as B
-from cheesebox import faces as F
-from cheesebox.dice import CHOICES
+from cheesemaster import faces as F
+from cheesemaster.dice import CHOICES
 from cheesebox.events import EventLog
 from cheesebox.save import Store
 from sim import drive
@@ -64,13 +64,19 @@ class Sim:
     """A box on a simulated port, with a virtual clock the driver moves."""
 
     def __init__(self, board, seed=1, dice=None, false_start_costs=False, fs=None, log=None):
-        from cheesebox.dice import RandomRoller
+        """dice: the text of a dice file, put on the simulated flash as
+        dice.json (as flash.py --dice puts it on the Pico)."""
+        from cheesemaster.dice import RandomRoller
         self.board = board
         self.seed = seed
         self.rng = SeededRandom(seed)
         self.dice = dice
         self.false_start_costs = false_start_costs
         self.fs = fs if fs is not None else SimFS()     # the Pico's flash
+        if dice is not None:
+            f = self.fs.open("dice.json", "w")
+            f.write(dice)
+            f.close()
         self.log = EventLog(log)
         self.port = SimPort(board)
         self.roller = ScriptedRoller(RandomRoller(self.rng))
@@ -86,9 +92,10 @@ class Sim:
             # a power cut moves no dial
             self.port = SimPort(self.board, start_us=self.port.t, dials=self.port.dial)
         self.boots += 1
-        self.box = B.Box(self.board, self.port, self.rng, dice=self.dice, roller=self.roller,
-                         false_start_costs=self.false_start_costs,
-                         store=Store(self.fs, self.fs.open), log=self.log, resume_now=watchdog)
+        self.box = B.Box(self.board, self.port, self.rng, store=Store(self.fs, self.fs.open),
+                         log=self.log, resume_now=watchdog,
+                         options={"roller": self.roller,
+                                  "false_start_costs": self.false_start_costs})
         self.box.animate = animate
         self.box.step()
 
@@ -152,7 +159,7 @@ class Sim:
             out["winner"] = names[m.winner] if m.winner >= 0 else None
             out["rounds"] = m.rounds_played
             out["replays"] = m.replays
-            out["dice"] = [box.dice_names[d] for d in box.game.in_play]
+            out["dice"] = [box.game.dice_names[d] for d in box.game.in_play]
             out["marked"] = names[m.marked] if m.marked >= 0 else None
             if box.game.shown_roll:
                 out["last_roll"] = [F.NAMES[box.game.roll[i]] for i in range(len(box.game.in_play))]

@@ -19,7 +19,7 @@ nothing, and every dial's position is reported when the port starts.
 from array import array
 
 from cheesebox import ticks
-from cheesebox.sampler import LOOP_US, WORD_BITS, SampleDecoder
+from rp2port.sampler import LOOP_US, WORD_BITS, SampleDecoder
 
 START_MS = ticks.PERIOD - 20000     # the ms ticks wrap 20 s into the run
 ROLL_BIT = 8

@@ -21,12 +21,12 @@ from rich.table import Table
 from rich.text import Text
 
 from cheesebox import box as B
-from cheesebox import cheesemaster as CM
+from cheesemaster import flow as CM
 from cheesebox import sound
 from cheesebox.board import TRACK_PIXELS
-from cheesebox.dice import CHOICES
+from cheesemaster.dice import CHOICES
 from cheesebox.display import STATION
-from cheesebox.match import NO_ANSWER
+from cheesemaster.match import NO_ANSWER
 from sim.keys import ESC, Keys
 from sim.scenario import ScenarioError, Sim, run_script
 from sim.simport import ROLL_BIT
@@ -196,9 +196,12 @@ class BoxView:
         lines = [Text() for _ in range(5)]
         for d in range(first, first + 3):
             gap = "  " if d > first else ""
-            label = box.dice_names[d]
-            if box.game is not None and box.module.NAME == "cheesonomics":
-                label = box.game.cards.countries[d] if d < 5 else "turn, money"
+            if box.module.NAME == "cheesonomics":
+                label = ""
+                if box.game is not None:
+                    label = box.game.cards.countries[d] if d < 5 else "turn, money"
+            else:
+                label = box.keep["dice"][0][d]
             name = "%d %s" % (d + 1, label)
             name = name.ljust(16) if len(name) <= 16 else name[:15] + "\u2026"
             playing = match_of(box) is not None and d in box.game.in_play

@@ -1,10 +1,11 @@
 """pytest setup for the Cheese Box (CPython side).
 
-- firmware/ and the repo root go first on sys.path, so tests import the
-  firmware package exactly as the board does (`import cheesebox`) and the
-  simulator as `import sim`.
-- tests/ and tests/core are also importable by bare module name (at the
-  end of sys.path), as on MicroPython (MICROPYPATH=firmware:.:tests/core).
+- firmware/ and the repo root are on sys.path through the venv's
+  cheesebox.pth (Makefile), so tests import the firmware package exactly as
+  the board does (`import cheesebox`) and the simulator as `import sim`.
+- tests/, tests/core and host_tools/ are also importable by bare module name
+  (at the end of sys.path), as on MicroPython (MICROPYPATH=firmware:.:tests/core)
+  and as the host tools import each other when run as scripts.
 - BLINKA_OS_AGNOSTIC=1 is set before anything imports board/neopixel, so
   Adafruit Blinka loads on a plain Linux host.
 """
@@ -14,19 +15,18 @@ import sys
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-_FIRST = [os.path.join(REPO, "firmware"), REPO]
 # test helpers stay importable by bare name, but after firmware and the repo
-_LAST = [os.path.join(REPO, "tests"), os.path.join(REPO, "tests", "core")]
-for _p in _FIRST + _LAST:
+_LAST = [os.path.join(REPO, "tests"), os.path.join(REPO, "tests", "core"),
+         os.path.join(REPO, "host_tools")]
+for _p in _LAST:
     while _p in sys.path:
         sys.path.remove(_p)
-sys.path[:0] = _FIRST
 sys.path.extend(_LAST)
 # pytest runs with --import-mode=importlib (pytest.ini), so it does not put
 # tests/ back in front of firmware/.
 
-# The MicroPython runner is a script, not a test module.
-collect_ignore = ["mp_runner.py"]
+# The MicroPython runner and the fake board are scripts, not test modules.
+collect_ignore = ["mp_runner.py", "fake_board.py"]
 
 try:
     from hypothesis import settings as _hsettings

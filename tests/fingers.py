@@ -23,7 +23,7 @@ Rules the models keep, so that "intended" is well defined:
 """
 from collections import Counter
 
-LOOP_US = 16          # the PIO sampler loop (cheesebox/sampler.py)
+LOOP_US = 16          # the PIO sampler loop (rp2port/sampler.py)
 MIN_GAP_US = 20       # bounce edges on one pin at least this far apart
 ROLL = 8
 

@@ -3,7 +3,7 @@
 Two parts:
 
 1. A CPython implementation of the subset of MicroPython's ``rp2.asm_pio``
-   DSL that firmware/cheesebox/pio_sampler.py uses, so the REAL firmware
+   DSL that firmware/rp2port/pio_sampler.py uses, so the REAL firmware
    function ``sampler_program()`` can be assembled on the host.  It works as
    MicroPython's own (ports/rp2/modules/rp2.py, class PIOASMEmit): the
    decorator swaps the decorated function's module globals for the DSL names
@@ -272,14 +272,14 @@ def fake_rp2():
 def firmware_sampler_program(width, kbits):
     """Run the firmware's own sampler_program(width, kbits) with our rp2.
 
-    cheesebox.pio_sampler is imported afresh with a fake ``rp2`` in
+    rp2port.pio_sampler is imported afresh with a fake ``rp2`` in
     sys.modules; both entries are restored afterwards.
     """
-    keep = {k: sys.modules.get(k) for k in ("rp2", "cheesebox.pio_sampler")}
+    keep = {k: sys.modules.get(k) for k in ("rp2", "rp2port.pio_sampler")}
     try:
         sys.modules["rp2"] = fake_rp2()
-        sys.modules.pop("cheesebox.pio_sampler", None)
-        mod = importlib.import_module("cheesebox.pio_sampler")
+        sys.modules.pop("rp2port.pio_sampler", None)
+        mod = importlib.import_module("rp2port.pio_sampler")
         return mod.sampler_program(width, kbits)
     finally:
         for k, v in keep.items():

@@ -1,7 +1,12 @@
-"""The firmware's shape (issue 9): one shell, games beside it. Neither game
-imports the other, the shell imports no game (games.py names them), no
-module imports itself back through others, and every registered game gives
-the box what game.py says it needs."""
+"""The project's shape, checked over the whole repository.
+
+firmware/ holds the shell (cheesebox/), the Pico port (rp2port/) and one
+package per game (cheesemaster/, cheesonomics/), and nothing host-only but
+its deploy list (manifest.py). Only the port imports hardware modules; the
+shell imports no game; no game imports another or the port; a game reaches
+the box only through the members game.py lists; no module anywhere imports
+itself back through others; every registered game keeps game.py's contract.
+"""
 import ast
 import os
 
@@ -12,62 +17,204 @@ from cheesebox import games
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(REPO, "firmware")
-CHEESE_MASTER = {"cheesebox.cheesemaster", "cheesebox.match", "cheesebox.rules", "cheesebox.dicefile",
-                 "cheesebox.campaign", "cheesebox.resume", "cheesebox.faces"}
+SKIP_DIRS = {".git", ".venv", ".typecheck", "node_modules", "build", "__pycache__", ".pytest_cache",
+             ".hypothesis", ".cache"}
+SHELL, PORT = "cheesebox", "rp2port"
+GAME_PACKAGES = sorted({path.split(".")[0] for _, path, _ in games.GAMES})
+HARDWARE = {"machine", "rp2", "uctypes", "select", "neopixel"}
+# what MicroPython on the Pico has: firmware may import these and its own packages
+MICROPYTHON = {"array", "binascii", "gc", "io", "json", "math", "micropython", "os", "random",
+               "struct", "sys", "time"} | HARDWARE
 
 
-def imports():
-    """{module: set of firmware modules it imports (anywhere in the file)}."""
-    graph = {}
-    for pkg in ("cheesebox", "cheesonomics"):
-        for fn in os.listdir(os.path.join(FIRMWARE, pkg)):
-            if not fn.endswith(".py"):
-                continue
-            mod = pkg + "." + fn[:-3] if fn != "__init__.py" else pkg
-            tree = ast.parse(open(os.path.join(FIRMWARE, pkg, fn)).read())
-            deps = set()
-            for node in ast.walk(tree):
-                if isinstance(node, ast.ImportFrom) and node.module:
-                    if node.module in ("cheesebox", "cheesonomics"):
-                        deps |= {node.module + "." + a.name for a in node.names}
-                    else:
-                        deps.add(node.module)
-                elif isinstance(node, ast.Import):
-                    deps |= {a.name for a in node.names}
-            graph[mod] = {d for d in deps if d.split(".")[0] in ("cheesebox", "cheesonomics") and d != mod}
-    return graph
+def python_files():
+    for d, dirs, files in os.walk(REPO):
+        dirs[:] = sorted(x for x in dirs if x not in SKIP_DIRS)
+        for f in sorted(files):
+            if f.endswith(".py"):
+                yield os.path.join(d, f)
 
 
-def reaches(graph, start):
+def module_name(path):
+    """The dotted name a file is imported by: firmware/ and the repository
+    root are both on the import path (the venv's .pth file)."""
+    rel = os.path.relpath(path, REPO)
+    if rel.startswith("firmware" + os.sep):
+        rel = rel[len("firmware" + os.sep):]
+    rel = rel[:-3].replace(os.sep, ".")
+    return rel[:-len(".__init__")] if rel.endswith(".__init__") else rel
+
+
+MODULES = {module_name(p): p for p in python_files()}
+
+
+def _imported(path):
+    """(name, guarded) of every import in a file: guarded when it sits in a
+    try whose except catches ImportError (an optional import)."""
+    tree = ast.parse(open(path, encoding="utf-8").read())
+    guarded = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try) and any(
+                h.type is not None and "ImportError" in ast.dump(h.type) for h in node.handlers):
+            for stmt in node.body:
+                for sub in ast.walk(stmt):
+                    guarded.add(id(sub))
+    here = module_name(path).rsplit(".", 1)[0] if "." in module_name(path) else ""
+    out = []
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [node.module] + [node.module + "." + a.name for a in node.names]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        for n in names:
+            # a host tool imports its neighbour by its plain name
+            if here and here + "." + n in MODULES and n not in MODULES:
+                n = here + "." + n
+            out.append((n, id(node) in guarded))
+    return out
+
+
+def graph():
+    """{module: set of the repository's modules it imports (anywhere in the file)}."""
+    g = {}
+    for mod, path in MODULES.items():
+        deps = set()
+        for n, _ in _imported(path):
+            if n in MODULES and n != mod:
+                deps.add(n)
+        g[mod] = deps
+    return g
+
+
+GRAPH = graph()
+
+
+def reaches(start):
     seen, todo = set(), [start]
     while todo:
-        for d in graph.get(todo.pop(), ()):
+        for d in GRAPH.get(todo.pop(), ()):
             if d not in seen:
                 seen.add(d)
                 todo.append(d)
     return seen
 
 
-def test_no_import_cycles():
-    graph = imports()
-    cycles = [m for m in graph if m in reaches(graph, m) and m not in ("cheesebox", "cheesonomics")]
-    assert cycles == [], cycles
+def package_of(mod):
+    return mod.split(".")[0]
 
 
-def test_neither_game_imports_the_other_and_the_shell_imports_neither():
-    graph = imports()
-    companion = reaches(graph, "cheesonomics.companion")
-    assert not companion & CHEESE_MASTER, companion & CHEESE_MASTER
-    assert not any(m.startswith("cheesonomics") for m in reaches(graph, "cheesebox.cheesemaster"))
-    shell = reaches(graph, "cheesebox.box")
-    assert "cheesebox.cheesemaster" not in shell and "cheesonomics.companion" not in shell
+def firmware_modules():
+    return [m for m, p in MODULES.items() if p.startswith(FIRMWARE + os.sep)
+            and m != "manifest"]
+
+
+def test_no_import_cycle_anywhere_in_the_repository():
+    cycles = sorted(m for m in GRAPH if m in reaches(m) and "." in m)
+    assert cycles == [], "modules that import themselves back: %s" % cycles
+
+
+def test_only_the_port_imports_hardware_modules():
+    bad = []
+    for mod in MODULES:
+        if package_of(mod) in (PORT, "tests", "sim", "bench") or mod.startswith("tests."):
+            continue    # the port; tests fake the hardware; the host's own select (sim/keys.py)
+        for n, _ in _imported(MODULES[mod]):
+            if n.split(".")[0] in HARDWARE - {"select"} or (
+                    n == "select" and MODULES[mod].startswith(FIRMWARE)):
+                bad.append("%s imports %s" % (mod, n))
+    assert bad == []
+
+
+def test_the_shell_imports_no_game_and_no_port():
+    for mod in firmware_modules():
+        if package_of(mod) == SHELL:
+            wrong = {d for d in reaches(mod) if package_of(d) in GAME_PACKAGES + [PORT]}
+            assert not wrong, "%s reaches %s" % (mod, sorted(wrong))
+
+
+def test_no_game_imports_another_game_or_the_port():
+    for mod in firmware_modules():
+        pkg = package_of(mod)
+        if pkg in GAME_PACKAGES:
+            wrong = {d for d in reaches(mod) if package_of(d) in GAME_PACKAGES + [PORT]
+                     and package_of(d) != pkg}
+            assert not wrong, "%s reaches %s" % (mod, sorted(wrong))
+
+
+def test_nothing_host_only_under_firmware():
+    """Every file under firmware/ goes on the board (the manifest lists it),
+    and imports only what MicroPython on the Pico has, or the firmware's own
+    packages; CPython-only imports are allowed only behind `except ImportError`."""
+    from host_tools import deploylist
+    assert deploylist.read().unlisted() == []
+    own = {package_of(m) for m in firmware_modules()}
+    bad = []
+    for mod in firmware_modules():
+        for n, guarded in _imported(MODULES[mod]):
+            top = n.split(".")[0]
+            if top not in own and top not in MICROPYTHON and not guarded:
+                bad.append("%s imports %s" % (mod, n))
+    assert bad == []
+
+
+def box_members(path):
+    """{member: [line, ...]} of what a module reaches on the box: `box.X`,
+    `self.box.X`, and `b.X` after `b = self.box`."""
+    tree = ast.parse(open(path, encoding="utf-8").read())
+    used = {}
+    for fn in ast.walk(tree):
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        aliases = {"box"}
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Assign) and _is_self_box(node.value):
+                aliases |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Attribute) and (
+                    (isinstance(node.value, ast.Name) and node.value.id in aliases)
+                    or _is_self_box(node.value)):
+                used.setdefault(node.attr, []).append(node.lineno)
+    return used
+
+
+def _is_self_box(node):
+    return (isinstance(node, ast.Attribute) and node.attr == "box"
+            and isinstance(node.value, ast.Name) and node.value.id == "self")
+
+
+@pytest.mark.parametrize("pkg", GAME_PACKAGES)
+def test_a_game_reaches_the_box_only_through_the_listed_members(pkg):
+    bad = []
+    for mod in firmware_modules():
+        if package_of(mod) == pkg:
+            for member, lines in sorted(box_members(MODULES[mod]).items()):
+                if member not in contract.BOX:
+                    bad.append("%s line %d: box.%s" % (os.path.relpath(MODULES[mod], REPO),
+                                                      lines[0], member))
+    assert bad == [], "not in cheesebox/game.py's BOX: %s" % bad
+
+
+def test_the_listed_members_are_the_box_s():
+    from flowkit import board
+    from sim.scenario import Sim
+    box = Sim(board("pico-8p")).box
+    assert [m for m in contract.BOX if not hasattr(box, m)] == []
+
+
+def test_the_member_check_sees_every_way_a_game_reaches_the_box(tmp_path):
+    p = tmp_path / "g.py"
+    p.write_text("def f(box):\n    box.port.x()\n"
+                 "class G:\n    def m(self):\n        b = self.box\n        b.plate[1]\n"
+                 "        self.box.capture\n")
+    assert sorted(box_members(str(p))) == ["capture", "plate", "port"]
 
 
 @pytest.mark.parametrize("i", range(len(games.GAMES)))
 def test_every_registered_game_keeps_the_contract(i):
     mod = games.load(i)
     assert contract.check_module(mod) == []
-    assert mod.NAME == games.GAMES[i][0]
+    assert mod.NAME == games.GAMES[i][games.NAME]
     assert games.index(mod.NAME) == i
     from flowkit import board
     from sim.scenario import Sim

@@ -4,12 +4,12 @@ Every bad file is a small mutation of a good one (boards/pico-4p.json,
 boards/pico-8p.json, the default dice), written to disk and refused on all
 three paths that read it:
 
-  (a) cheesebox.board.read_board / cheesebox.dice.load_dice: BoardError /
+  (a) cheesebox.board.read_board / cheesemaster.dice.load_dice: BoardError /
       DiceError whose message names the file and the field;
   (b) the simulator's command line: exit code 2, "error: <file>: ... <field>"
       on stderr, no traceback (in-process for every case, and a handful
       through a real `python -m sim` subprocess);
-  (c) the Pico's start-up (cheesebox.app.load, with fake machine/micropython
+  (c) the Pico's start-up (rp2port.app.load, with fake machine/micropython
       modules): the message is printed naming the file and the field, the
       LED blinks the error code (1 board, 2 dice) once per cycle, the dice
       show a red X and the digit when the board is known, and nothing is
@@ -27,8 +27,8 @@ import sys
 import pytest
 
 from cheesebox.board import BoardError, read_board
-from cheesebox.dice import DiceError, load_dice
-from cheesebox.dicefile import DEFAULT_DICE
+from cheesemaster.dice import DiceError, load_dice
+from cheesemaster.dicefile import DEFAULT_DICE
 from sim.scenario import match_of
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -411,7 +411,7 @@ class FakePico:
 
 
 class FakeRp2Port:
-    """cheesebox.port_rp2.Rp2Port for show_error: records what the LEDs get."""
+    """rp2port.port.Rp2Port for show_error: records what the LEDs get."""
     shown = {}
 
     def __init__(self, board):
@@ -426,21 +426,21 @@ class FakeRp2Port:
 
 @pytest.fixture
 def pico(monkeypatch, tmp_path):
-    """cheesebox.app imported against a fake Pico, in an empty flash (cwd)."""
+    """rp2port.app imported against a fake Pico, in an empty flash (cwd)."""
     fake = FakePico()
     monkeypatch.setitem(sys.modules, "machine", fake.machine)
     monkeypatch.setitem(sys.modules, "micropython", fake.micropython)
-    port_mod = type(sys)("cheesebox.port_rp2")
+    port_mod = type(sys)("rp2port.port")
     port_mod.Rp2Port = FakeRp2Port
     FakeRp2Port.shown = {}
-    monkeypatch.setitem(sys.modules, "cheesebox.port_rp2", port_mod)
-    monkeypatch.delitem(sys.modules, "cheesebox.app", raising=False)
-    app = importlib.import_module("cheesebox.app")
+    monkeypatch.setitem(sys.modules, "rp2port.port", port_mod)
+    monkeypatch.delitem(sys.modules, "rp2port.app", raising=False)
+    app = importlib.import_module("rp2port.app")
     monkeypatch.setattr(app, "time", fake.time)
     monkeypatch.chdir(tmp_path)
     fake.app = app
     yield fake
-    sys.modules.pop("cheesebox.app", None)
+    sys.modules.pop("rp2port.app", None)
 
 
 def _copy(src, dst):
@@ -484,24 +484,82 @@ def test_pico_missing_board_blinks_1(pico, capsys):
     _check_error(out, cycles, 1, "board.json", ["missing"])
 
 
-@pytest.mark.parametrize("cid,change,wants", DICE_CASES, ids=DICE_IDS)
-def test_pico_bad_dice_blinks_2(bad_dir, pico, capsys, cid, change, wants):
-    _copy(P4, "board.json")
-    _copy(_dice_file(bad_dir, cid), "dice.json")
-    out, cycles = _boot(pico, capsys)
-    _check_error(out, cycles, 2, "dice.json", wants)
-    # the board is known: a red X on die 1 and the code's digit on die 2
+def _box_with_dice_file(data, monkeypatch=None):
+    """A box on pico-4p whose flash holds `data` as dice.json (as flash.py
+    --dice puts it there): the box reads it when Cheese Master is picked."""
+    from sim.scenario import Sim
+    from sim.simfs import SimFS
+    fs = SimFS()
+    if isinstance(data, bytes):         # the simulated flash holds text
+        data = data.decode("utf-8", "replace")
+    f = fs.open("dice.json", "w")
+    f.write(data)
+    f.close()
+    lines = []
+    sim = Sim(read_board(P4), fs=fs, log=lines.append)
+    sim.events = lines
+    return sim
+
+
+def _errors(sim):
+    return [e for e in map(json.loads, sim.events) if e["ev"] == "error"]
+
+
+def _dice_show_cross_and_2(sim):
     from cheesebox.display import Display
-    board = read_board(P4)
-    d = Display(board)
-    ci0, start0, _ = board.dice[0]
-    ci1, start1, _ = board.dice[1]
-    shown = FakeRp2Port.shown
-    assert ci0 in shown, "nothing shown on the dice"
+    d = Display(sim.board)
     d.die(0, "cross")
     d.die(1, "2")
-    assert shown[ci0][start0 * 3:(start0 + 64) * 3] == bytes(d.views[0])
-    assert shown[ci1][start1 * 3:(start1 + 64) * 3] == bytes(d.views[1])
+    assert bytes(sim.box.display.views[0]) == bytes(d.views[0]), "no cross on die 1"
+    assert bytes(sim.box.display.views[1]) == bytes(d.views[1]), "no code 2 on die 2"
+
+
+@pytest.mark.parametrize("cid,change,wants", DICE_CASES, ids=DICE_IDS)
+def test_bad_dice_file_shows_cross_and_2_at_joining_and_the_default_dice_play(bad_dir, cid,
+                                                                            change, wants):
+    """Never at boot, never a stopped box: Cheese Master, picked at power-up,
+    reads dice.json, says what is wrong (an error event naming the file, a
+    cross and code 2 on the dice), and plays with the default dice."""
+    with open(_dice_file(bad_dir, cid), "rb") as f:
+        data = f.read()
+    sim = _box_with_dice_file(data)
+    errors = _errors(sim)
+    assert errors and errors[0]["code"] == 2, sim.log.events
+    _names_it(errors[0]["what"], "dice.json", wants)
+    assert sim.box.state_name() == "join"
+    _dice_show_cross_and_2(sim)
+    sim.box.draw()
+    from sim.scenario import run_script
+    run_script(sim, "players 2\ndice yellow\nrollbutton\nwait 2000\n")
+    assert sim.box.game.dice_names == tuple(n for n, _, _ in DEFAULT_DICE)
+
+
+def test_bad_dice_file_never_stops_cheesonomics(bad_dir):
+    with open(_dice_file(bad_dir, DICE_CASES[0][0]), "rb") as f:
+        data = f.read()
+    from sim.scenario import Sim, run_script
+    from sim.simfs import SimFS
+    fs = SimFS()
+    f = fs.open("dice.json", "w")
+    f.write(data.decode("utf-8", "replace"))
+    f.close()
+    sim = Sim(read_board(P8), fs=fs)
+    run_script(sim, "game cheesonomics\nplayers 3\nwait 500\n")
+    assert sim.box.module.NAME == "cheesonomics" and sim.box.state_name() != "join"
+
+
+def test_dice_file_too_big_for_the_heap_is_said_not_a_crash(monkeypatch):
+    from cheesebox import save
+    real = save.Store.read
+
+    def read(self, name):
+        if name == "dice.json":
+            raise MemoryError("memory allocation failed, allocating 65536 bytes")
+        return real(self, name)
+    monkeypatch.setattr(save.Store, "read", read)
+    sim = _box_with_dice_file(_dump(_good_dice()))
+    errors = _errors(sim)
+    assert errors and errors[0]["code"] == 2 and "dice.json" in errors[0]["what"]
 
 
 def _read_json_running_out_of_heap(victim, real):
@@ -515,7 +573,7 @@ def _read_json_running_out_of_heap(victim, real):
     return read
 
 
-@pytest.mark.parametrize("victim,code", [("board.json", 1), ("dice.json", 2)])
+@pytest.mark.parametrize("victim,code", [("board.json", 1)])
 def test_pico_file_too_big_for_the_heap(pico, capsys, monkeypatch, victim, code):
     _copy(P4, "board.json")
     with open("dice.json", "w") as f:
@@ -533,8 +591,8 @@ def test_pico_good_files_load(pico, capsys):
     _copy(P4, "board.json")
     with open("dice.json", "w") as f:
         f.write(_dump(_good_dice()))
-    board, dice = pico.app.load()
-    assert board.name == "pico-4p" and len(dice[0]) == 6
+    board = pico.app.load()
+    assert board.name == "pico-4p"
     assert pico.trace == []
 
 

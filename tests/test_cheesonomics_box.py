@@ -11,8 +11,8 @@ import os
 import pytest
 
 from cheesebox.board import read_board
-from cheesonomics import bot, driver
-from cheesonomics.engine import Game
+from sim.cheesonomics import bot, driver
+from sim.cheesonomics.engine import Game
 from sim.cheesonomics.arrange import cards, set_market
 from sim.rng import SeededRandom
 from sim.scenario import Sim, run_script

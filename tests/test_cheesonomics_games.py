@@ -4,7 +4,7 @@ random) and sim/cheesonomics/watch.py checks every invariant each turn;
 then a thousand plain bot games, checked at the end."""
 from hypothesis import given, settings, strategies as st
 
-from cheesonomics import bot, driver
+from sim.cheesonomics import bot, driver
 from sim.cheesonomics.arrange import new_game
 from sim.cheesonomics.watch import Watch
 from sim.rng import SeededRandom

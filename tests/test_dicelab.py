@@ -14,9 +14,9 @@ import sys
 
 import pytest
 
-from cheesebox import faces as F
-from cheesebox.dice import campaign_dice, default_dice, dice_for_choice
-from cheesebox.rules import cheese_left
+from cheesemaster import faces as F
+from cheesemaster.dice import campaign_dice, default_dice, dice_for_choice
+from cheesemaster.rules import cheese_left
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOL = os.path.join(REPO, "host_tools", "dicelab.py")

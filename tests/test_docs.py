@@ -1,13 +1,14 @@
 """The documents cannot drift: face pictures, the default dice file, the
-README's JSON example, its docs table and `make help`."""
+README's JSON example, its docs table and `make help`; and they carry their
+own rules (no document sends the reader to rules outside the repository)."""
 import json
 import os
 import re
 import subprocess
 import sys
 
-from cheesebox import faces as F
-from cheesebox.dice import default_dice, load_dice
+from cheesemaster import faces as F
+from cheesemaster.dice import default_dice, load_dice
 from sim import docpics
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -69,3 +70,36 @@ def test_make_help_names_every_target():
     for target in phony:
         if target != "all":
             assert "make %s" % target in p.stdout, target
+
+
+# Not the repository's own documents: version control, installed packages and
+# tool caches (all in .gitignore), and the emulator, which may name its default
+# firmware folder beside the repository.
+_NOT_OURS = {".git", "node_modules", ".venv", ".typecheck", ".pytest_cache", ".hypothesis", "build"}
+_MAY_NAME_SHARED = {"docs/emulator.md"}
+
+
+def test_docs_carry_their_own_rules():
+    """No document sends the reader outside the repository for the rules or
+    rulings (../shared/rules/..., INTERPRETATION.md): the docs state them
+    themselves. The emulator's default firmware folder beside the repository
+    (../shared/emulator) may still be named, where its files are looked for."""
+    found = []
+    for top, dirs, files in os.walk(REPO):
+        rel_top = os.path.relpath(top, REPO).replace(os.sep, "/")
+        if rel_top == "emu" or rel_top.startswith("emu/"):
+            dirs[:] = []
+            continue
+        dirs[:] = [d for d in dirs if d not in _NOT_OURS]
+        for fn in files:
+            if not fn.lower().endswith(".md"):
+                continue
+            rel = fn if rel_top == "." else rel_top + "/" + fn
+            if rel in _MAY_NAME_SHARED:
+                continue
+            with open(os.path.join(top, fn), encoding="utf-8") as f:
+                for n, line in enumerate(f, 1):
+                    if ("shared/rules" in line or "INTERPRETATION.md" in line
+                            or "../shared" in line.replace("../shared/emulator", "")):
+                        found.append("%s:%d: %s" % (rel, n, line.strip()))
+    assert not found, "state the rule in the doc instead:\n" + "\n".join(found)

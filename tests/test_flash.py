@@ -1,4 +1,4 @@
-"""host_tools/flash.py against a fake Pico (host_tools/fake_board.py).
+"""host_tools/flash.py against a fake Pico (tests/fake_board.py, a test double).
 
 The fake board speaks MicroPython's raw REPL on a local TCP port and runs
 what mpremote sends on the real unix MicroPython, in a folder that plays the
@@ -20,9 +20,9 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 FIRMWARE = REPO / "firmware"
 FLASH = REPO / "host_tools" / "flash.py"
-FAKE = REPO / "host_tools" / "fake_board.py"
+FAKE = REPO / "tests" / "fake_board.py"
 MICROPYTHON = Path(sys.executable).parent / "micropython"
-PACKAGES = ("cheesebox", "cheesonomics")
+PACKAGES = ("cheesebox", "rp2port", "cheesemaster", "cheesonomics")
 # package/module of every module flash.py deploys, as the board names them
 MODULES = sorted("%s/%s" % (pkg, p.stem) for pkg in PACKAGES for p in (FIRMWARE / pkg).glob("*.py"))
 DATA = ["cheesonomics/cards.json"]
@@ -139,7 +139,7 @@ def test_flashed_mpy_files_import_on_micropython(flashed):
     assert res.returncode == 0
     # cwd = the flash, as on the Pico (cwd /): the card file is found where
     # cardfile.py looks for it, beside its module
-    code = ("import cheesebox.box, cheesebox.board, cheesonomics.engine, cheesonomics.cardfile\n"
+    code = ("import cheesebox.box, cheesebox.board, cheesemaster.flow, cheesonomics.companion, cheesonomics.cardfile\n"
             "print(cheesebox.box.__file__)\n"
             "b = cheesebox.board.read_board('board.json')\n"
             "print(b.name, b.stations)\n"
@@ -234,7 +234,7 @@ def test_package_json_lists_every_firmware_file_once():
     assert isinstance(pkg["version"], str) and pkg["version"]
     files = sorted(p.relative_to(REPO).as_posix() for p in FIRMWARE.rglob("*")
                    if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
-                   and "tests" not in p.parts and not p.name.startswith("test_"))
+                   and p.name != "manifest.py")
     sources = [src for _, src in pkg["urls"]]
     hint = "out of date: run .venv/bin/python host_tools/flash.py --write-package-json"
     assert sorted(sources) == files, hint
@@ -246,24 +246,34 @@ def test_package_json_lists_every_firmware_file_once():
 
 
 def test_which_files_of_firmware_are_deployed(tmp_path, monkeypatch):
-    """Every package folder, its modules and data files; not __pycache__,
-    tests/, test_*.py; a subfolder or a folder that is not a package is a
-    clear error, not a file silently left behind."""
+    """What firmware/manifest.py lists: each package's modules (not test_*.py),
+    its data files, main.py; a file under firmware/ the manifest does not
+    list, a package without __init__.py or with a subfolder is a clear
+    error, not a file silently left behind."""
     fl = load_flash_module()
     fw = tmp_path / "firmware"
     monkeypatch.setattr(fl, "REPO", tmp_path)
     monkeypatch.setattr(fl, "FIRMWARE", fw)
     for f in ("main.py", "a/__init__.py", "a/m.py", "a/data.json", "a/__pycache__/m.cpython-311.pyc",
-              "a/tests/test_m.py", "a/test_m.py", "a/.m.py.swp", "b/__init__.py", "__pycache__/x.pyc"):
+              "a/test_m.py", "b/__init__.py", "__pycache__/x.pyc"):
         (fw / f).parent.mkdir(parents=True, exist_ok=True)
         (fw / f).write_text("")
+    (fw / "manifest.py").write_text('module("main.py")\npackage("a")\npackage("b")\n'
+                                    'data("a/data.json")\n')
+    with pytest.raises(fl.FlashError, match=r"does not list: firmware/a/test_m\.py"):
+        fl.firmware_files()
+    (fw / "a" / "test_m.py").unlink()
     assert fl.firmware_files() == ["a/__init__.py", "a/data.json", "a/m.py", "b/__init__.py", "main.py"]
     (fw / "a" / "sub").mkdir()
     (fw / "a" / "sub" / "x.py").write_text("")
-    with pytest.raises(fl.FlashError, match=r"subfolders for: firmware/a/sub/x\.py"):
+    with pytest.raises(fl.FlashError, match=r"package\('a'\) has subfolders \(sub\)"):
         fl.firmware_files()
     (fw / "a" / "sub" / "x.py").unlink()
+    (fw / "a" / "sub").rmdir()
     (fw / "c").mkdir()
     (fw / "c" / "y.py").write_text("")
-    with pytest.raises(fl.FlashError, match=r"\(a folder with __init__\.py\) only; not: firmware/c$"):
+    with pytest.raises(fl.FlashError, match=r"does not list: firmware/c/y\.py"):
+        fl.firmware_files()
+    (fw / "manifest.py").write_text('package("c")\n')
+    with pytest.raises(fl.FlashError, match=r"package\('c'\): no firmware/c/__init__\.py"):
         fl.firmware_files()

@@ -1,7 +1,7 @@
 # pyright: reportUndefinedVariable=false
 """The button sampler's PIO program, assembled and run on the host.
 
-firmware/cheesebox/pio_sampler.py is assembled by running the firmware's own
+firmware/rp2port/pio_sampler.py is assembled by running the firmware's own
 sampler_program() under a CPython copy of MicroPython's rp2.asm_pio DSL
 (tests/pio_asm.py), checked opcode for opcode against the RP2040 datasheet
 encodings and adafruit_pioasm, then run cycle by cycle on pioemu
@@ -30,7 +30,7 @@ import pio_asm
 from cheesebox import ticks
 from cheesebox.board import read_board
 from cheesebox.capture import PRESS, Capture
-from cheesebox.sampler import LOOP_US, WORD_BITS, SampleDecoder
+from rp2port.sampler import LOOP_US, WORD_BITS, SampleDecoder
 from sim.simport import encode
 from sim.rng import SeededRandom
 

@@ -5,7 +5,7 @@ from Adafruit's NeoPixel library. Both must put the same bytes on the wire.
 """
 import random
 
-from cheesebox import pixels
+from rp2port import pixels
 from cheesebox.board import read_board
 from sim.wire import WireEncoder
 
@@ -36,20 +36,30 @@ def test_every_colour_order_puts_red_where_the_order_says():
         assert out[order.index("R")] == 255 and sum(out) == 255
 
 
+def _drawn(limit, permille):
+    return limit.lit_ma(permille) + limit.idle_ma
+
+
 def test_power_limit_dims_only_when_the_frames_would_draw_too_much():
+    """What the port does with each frame (Rp2Port.show, commit): frame(),
+    then allowed() and target()."""
     limit = pixels.PowerLimit([384, 32], 500, 150)          # USB, pico-4p-like
-    dark = bytes(384 * 3)
-    assert limit.update(0, dark) == 150                      # nothing lit: full brightness
+    limit.frame(0, bytes(384 * 3))
+    assert limit.allowed() == 150 == limit.target(150)       # nothing lit: full brightness
     few = bytearray(384 * 3)
     few[0:30] = bytes([255] * 30)                            # ten white pixels
-    assert limit.update(0, few) == 150
-    white = bytes([255] * 384 * 3)
-    dimmed = limit.update(0, white)
+    limit.frame(0, few)
+    assert limit.allowed() == 150
+    limit.frame(0, bytes([255] * 384 * 3))
+    dimmed = limit.allowed()
     assert 0 < dimmed < 150
-    assert limit.total_ma(dimmed) <= 500 - pixels.RESERVED_MA
-    assert limit.total_ma(150) > 500                         # what it would have drawn
+    assert _drawn(limit, dimmed) <= 500 - pixels.RESERVED_MA
+    assert _drawn(limit, 150) > 500                          # what it would have drawn
+    # the LEDs go out HEADROOM below the limit, so a small change still fits
+    assert limit.target(dimmed) == dimmed * (1000 - pixels.HEADROOM) // 1000
 
 
 def test_a_big_supply_never_dims():
     limit = pixels.PowerLimit([384, 64], 100000, 150)
-    assert limit.update(0, bytes([255] * 384 * 3)) == 150
+    limit.frame(0, bytes([255] * 384 * 3))
+    assert limit.allowed() == 150 == limit.target(150)

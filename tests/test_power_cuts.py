@@ -20,8 +20,8 @@ import pytest
 
 from cheesebox import display as D
 from cheesebox import save as S
-from cheesebox import sampler as SP
-from cheesebox.resume import restore
+from rp2port import sampler as SP
+from cheesemaster.resume import restore
 from flowkit import board
 from sim.scenario import Sim, run_script
 from sim.simfs import SimFS, PowerCut
@@ -85,7 +85,7 @@ def offered(box):
     s = box.saved
     if s is None or isinstance(s, dict):
         return norm(s)
-    m, c, joined, choice, in_play, games = s
+    joined, games, (m, c, choice, in_play) = s      # the box's envelope, the game's part
     return {"match": m.snapshot(), "campaign": c.snapshot() if c is not None else None,
             "joined": list(joined), "choice": choice, "in_play": list(in_play), "games": games}
 

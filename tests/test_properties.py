@@ -40,9 +40,9 @@ import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
 from cheesebox import box as B
-from cheesebox import cheesemaster as CM
-from cheesebox import match as M
-from cheesebox import faces as F
+from cheesemaster import flow as CM
+from cheesemaster import match as M
+from cheesemaster import faces as F
 from cheesebox.board import read_board
 from sim.scenario import Sim, run_line, run_script
 from sim.simport import ROLL_BIT

@@ -25,8 +25,10 @@ def consts(rel):
     return out
 
 
-PORT = consts("firmware/cheesebox/port_rp2.py")
-APP = consts("firmware/cheesebox/app.py")
+PORT = {}
+for _m in ("buttons", "plates", "usb", "leds", "port"):
+    PORT.update(consts("firmware/rp2port/%s.py" % _m))
+APP = consts("firmware/rp2port/app.py")
 
 
 def test_dma_segment_fits_the_rp2350_count_field():

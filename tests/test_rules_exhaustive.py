@@ -9,8 +9,8 @@ from collections import Counter
 
 import pytest
 
-from cheesebox.rules import cheese_left, answer_is_right
-from cheesebox.dicefile import DEFAULT_DICE
+from cheesemaster.rules import cheese_left, answer_is_right
+from cheesemaster.dicefile import DEFAULT_DICE
 
 FACES = ("cheese1", "cheese2", "cheese3", "mouse1", "mouse2",
          "cat", "dog", "innkeeper", "king")

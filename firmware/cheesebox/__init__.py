@@ -1,8 +1,11 @@
-"""The Cheese Box firmware: the box for the dice game Cheese Master.
+"""The Cheese Box shell: what every game on the box shares.
 
-Everything in this package except the Pico's own modules (port_rp2,
-pio_sampler, app) is pure: no hardware imports, clock and random source
-injected, so CPython, the unix MicroPython and the Pico run the same code.
+The box (box.py) hosts one game at a time (games.py lists them; game.py is
+the contract between the two): buttons, electronic plates, LEDs, tunes,
+the saved game, the event log and the serial console. Everything here is
+pure: no hardware imports (the port, rp2port/ on a Pico or sim/simport.py,
+is injected), clock and random source injected, so CPython, the unix
+MicroPython and the Pico run the same code. No module here imports a game.
 """
 
 
@@ -23,7 +26,8 @@ def forget(name):
 def run_once(name, func, *args):
     """Call `func` of submodule `name`, then drop the module again (forget):
     for code needed only now and then (start-up checks, console commands)."""
-    mod = __import__("cheesebox." + name, None, None, (func,))
+    full = name if "." in name else "cheesebox." + name
+    mod = __import__(full, None, None, (func,))
     try:
         return getattr(mod, func)(*args)
     finally:

@@ -16,6 +16,8 @@ ADC_PINS = (26, 27, 28)
 MCUS = ("rp2040", "rp2350")
 MATRIX_PIXELS = 64
 TRACK_PIXELS = 8        # 7 score LEDs + 1 wheel LED
+N_DICE = 6              # dice matrices on every board
+MAX_WINDOW = 12         # button GPIOs fit in 12 consecutive pins (the PIO sampler's word)
 
 
 class BoardError(ValueError):

@@ -5,17 +5,16 @@ message names the file, the field and what is wrong. Needed only while the
 box starts: board.load_board() drops this module again afterwards, so its
 code does not sit in the Pico's heap for the whole game night.
 """
-import json
+from cheesebox import jsonfile
+from cheesebox.jsonfile import whole
 
 try:
     from typing import Any, NoReturn
 except ImportError:  # MicroPython: annotations are never evaluated
     pass
 
-from cheesebox.board import (ADC_PINS, LAYOUTS, MATRIX_PIXELS, MAX_PIN, MCUS, OFF_HEADER, ORDERS,
-                             PLATE_TYPES, TRACK_PIXELS, Board, BoardError, Chain)
-from cheesebox.dice import N_DICE
-from cheesebox.sampler import MAX_WINDOW
+from cheesebox.board import (ADC_PINS, LAYOUTS, MATRIX_PIXELS, MAX_PIN, MAX_WINDOW, MCUS, N_DICE,
+                             OFF_HEADER, ORDERS, PLATE_TYPES, TRACK_PIXELS, Board, BoardError, Chain)
 
 
 def _fail(src, field, what) -> "NoReturn":
@@ -30,7 +29,7 @@ def _get(obj, key, src, field, kinds, required=True, default=None) -> "Any":
             _fail(src, field, "is missing")
         return default
     v = obj[key]
-    if kinds is int and (isinstance(v, bool) or not isinstance(v, int)):
+    if kinds is int and not whole(v):
         _fail(src, field, "must be a whole number, got %r" % (v,))
     if kinds is not int and not isinstance(v, kinds):
         _fail(src, field, "has the wrong type (%s)" % type(v).__name__)
@@ -177,15 +176,4 @@ def load(spec, src="board.json"):
 
 def read(path):
     """Load and check a board file from disk; BoardError on any problem."""
-    try:
-        with open(path) as f:
-            text = f.read()
-    except OSError as e:
-        raise BoardError("%s: cannot be read (%s)" % (path, e))
-    except UnicodeError:
-        raise BoardError("%s: is not a text file (not UTF-8)" % path)
-    try:
-        spec = json.loads(text)
-    except (ValueError, RuntimeError, MemoryError) as e:   # RecursionError: too deep
-        raise BoardError("%s: is not valid JSON (%s)" % (path, e))
-    return load(spec, path)
+    return load(jsonfile.read(path, BoardError), path)

@@ -20,15 +20,11 @@ and that ROLL press then does nothing. ROLL held for 2 s is a long press.
 """
 from array import array
 
-try:
-    from micropython import const  # pyright: ignore  (typed apart from our fallback)
-except ImportError:  # CPython: the simulator and host tools
-    def const(x):
-        return x
+from micropython import const
 
 from cheesebox import forget, games, run_once, sound, ticks
 from cheesebox.capture import Capture, PRESS
-from cheesebox.dice import N_DICE, RandomRoller, default_dice
+from cheesebox.board import N_DICE
 from cheesebox.display import OFF, STATION, STUCK, Display
 from cheesebox.events import EventLog, name
 
@@ -47,17 +43,15 @@ RESUME = const(9)
 PLAY = const(10)
 
 
-def _forget_game(path):
-    """On the Pico, leaving a game in a package of its own (Cheesonomics) drops
-    that package, so the next game has the heap. Cheese Master stays: it is
-    the box's first game, loaded at every power-up, and loading it again and
-    again would only cut the heap into pieces. On CPython (the simulator,
-    tests, host tools) nothing is dropped: the host program shares its
-    modules, and a second copy would bring second copies of its classes."""
+def _forget_game(entry):
+    """On the Pico, leaving a game that is not resident (games.py) drops its
+    package, so the next game has the heap. On CPython (the simulator, tests,
+    host tools) nothing is dropped: the host program shares its modules, and
+    a second copy would bring second copies of its classes."""
     import sys
-    pkg = path.split(".")[0]
-    if pkg == "cheesebox" or sys.implementation.name != "micropython":
+    if entry[games.RESIDENT] or sys.implementation.name != "micropython":
         return
+    pkg = entry[games.MODULE].split(".")[0]
     for m in list(sys.modules):
         if m.startswith(pkg + "."):
             forget(m)
@@ -67,14 +61,14 @@ def _forget_game(path):
 class Box:
     """The box on any port (see port.py), hosting one game at a time."""
 
-    def __init__(self, board, port, rng, dice=None, roller=None, false_start_costs=False,
-                 store=None, log=None, resume_now=False, game=0):
+    def __init__(self, board, port, rng, store=None, log=None, resume_now=False, game=0,
+                 options=None):
         self.board = board
         self.port = port
         self.rng = rng
-        self.dice_names, self.dice_faces = dice if dice else default_dice()
-        self.roller = roller if roller else RandomRoller(rng)
-        self.false_start_costs = false_start_costs
+        # what the host sets for the games (house rules, the simulator's
+        # scripted dice): each game documents the keys it reads (game.py)
+        self.options = options if options is not None else {}
         self.capture = Capture(N_INPUTS, board.debounce_ms * 1000, rng, board.glitch_ms * 1000)
         self.display = Display(board)
         self.tunes = sound.TunePlayer(port)
@@ -107,6 +101,7 @@ class Box:
         self.log.clock = port.ticks_ms
         self.saved = None              # a saved unfinished game, offered at power-up
         self.notice = ""               # a problem to show at joining (bad saved file)
+        self.notice_code = 0           # its error code, shown beside the cross (0: none)
         self.down_since = array("i", [0] * N_INPUTS)   # when each input went down
         self.down = 0                  # inputs held down (bit mask)
         self.stuck = 0                 # inputs held too long: ignored until let go
@@ -120,17 +115,18 @@ class Box:
                 self.problem(store.problem)
             if saved is not None:
                 # the saved game's own module checks it and offers it
-                i = games.index(saved.get("game", games.GAMES[0][0]))
+                i = games.index(saved.get("game", games.GAMES[0][games.NAME]))
                 if i < 0:
                     self.problem("saved game unusable: no game %r here" % (saved.get("game"),))
                     store.clear()
                 else:
                     self.picked = i
                     offer = saved
-        self.module = games.load(self.picked)
+        mod = self._load_game(self.picked)
         if offer is not None:
             try:
-                self.saved = self.module.unpack(self, offer)
+                joined, played = self._unpack_envelope(offer)
+                self.saved = (joined, played, mod.unpack(self, offer))
             except (KeyError, ValueError, TypeError, IndexError) as e:
                 # a file that passed its checksum can still hold nonsense: never a crash
                 self.problem("saved game unusable: %s" % e)
@@ -199,6 +195,15 @@ class Box:
         self._render(self.port.ticks_ms())
         self.display.flush(self.port)
 
+    def show_now(self):
+        """Put the LED buffers on the wires now, mid-step (the faces of a roll
+        go out before the tune and the log: the grabs are timed from them)."""
+        self.display.flush(self.port)
+
+    def ticks_us(self):
+        """The port's microsecond clock (compare with ticks.diff only)."""
+        return self.port.ticks_us()
+
     def next_wake(self):
         """ms until something may happen without input; -1 for never."""
         now = self.port.ticks_ms()
@@ -246,6 +251,10 @@ class Box:
         if ticks.diff(self.now, self.plate_ms[s]) > STALE_MS:
             return True
         return ticks.diff(self.plate_us[s], t_us) <= 0
+
+    def plate_now(self, s):
+        """Station s's plate as it stands (a dial's position; NO_ANSWER: none)."""
+        return self.plate[s]
 
     def plate_at(self, s, t_us):
         """Station s's plate at time t_us: the last placement before it."""
@@ -351,6 +360,7 @@ class Box:
     def _on_join(self, s):
         self.joined[s] ^= 1
         self.notice = ""
+        self.notice_code = 0
         self.tunes.play(sound.JOIN if self.joined[s] else sound.LEAVE, self.now)
         self.log("join" if self.joined[s] else "leave", {"p": name(s)})
         if self._animate:
@@ -390,14 +400,24 @@ class Box:
         i %= len(games.GAMES)
         if i != self.picked:
             self.module = None
-            _forget_game(games.GAMES[self.picked][1])
-            self.picked = i
-            self.module = games.load(i)
+            _forget_game(games.GAMES[self.picked])
+            self.notice = ""             # the last game's problem is not this one's
+            self.notice_code = 0
+            self._load_game(i)
         self.tunes.play(sound.MENU, self.now)
         self.log("pick", {"game": self.module.NAME})
         self.redraw = True
         self._render_dice()
         return True
+
+    def _load_game(self, i):
+        """Game number i is offered now: imported, and told so (it reads its
+        own files then: Cheese Master its dice file)."""
+        self.picked = i
+        mod = games.load(i)
+        self.module = mod
+        mod.picked(self)
+        return mod
 
     def _start_game(self):
         """ROLL at joining: the picked game, if the table and board suit it."""
@@ -439,16 +459,46 @@ class Box:
             if state is None:
                 self.store.clear()
             else:
+                # the envelope every game's save shares (save.py checks "v")
+                state["v"] = 1
                 state["game"] = self.module.NAME
+                state["board"] = self.board.name
+                state["joined"] = list(self.joined)
+                state["games"] = self.games
                 self.store.save(state)
         except OSError as e:              # flash full or failing: play on, say so
             self.log("error", {"what": "cannot save the game: %s" % e})
 
-    def problem(self, what):
+    def problem(self, what, code=0):
         """Something the table should know (a saved game that cannot be used, a
-        game this board cannot host): said on the log and, at joining, on the dice."""
+        game this board cannot host, a bad dice file): said on the log and, at
+        joining, on the dice: a cross, and the error code beside it if any."""
         self.notice = what
-        self.log("error", {"what": what})
+        self.notice_code = code
+        self.log("error", {"what": what, "code": code} if code else {"what": what})
+
+    def read_file(self, name):
+        """The text of file `name` on the box's flash, or None if there is none
+        (a game's own data: Cheese Master's dice.json). OSError if unreadable."""
+        return self.store.read(name) if self.store is not None else None
+
+    def _unpack_envelope(self, d):
+        """(joined, games) of a saved game, checked: saved on this board, its
+        stations here. Raises saying why not (the game checks only its part)."""
+        if d["board"] != self.board.name:
+            raise ValueError("saved on board %r" % d["board"])
+        saved = d["joined"]
+        if not isinstance(saved, list) or len(saved) != 8:
+            raise ValueError("saved joined: %r" % (saved,))
+        joined = bytearray(8)
+        for s in range(8):
+            joined[s] = 1 if saved[s] else 0
+            if joined[s] and s >= self.n:
+                raise ValueError("station %d is not on this board" % (s + 1))
+        played = d.get("games", 1)
+        if type(played) is not int or played < 0:
+            raise ValueError("saved games: %r" % (played,))
+        return joined, played
 
     def _resume(self):
         """Back to the saved game."""
@@ -456,7 +506,10 @@ class Box:
         self.saved = None
         if saved is None:
             return
-        self.game = self.module.resume(self, saved)
+        joined, self.games, state = saved
+        for s in range(8):
+            self.joined[s] = joined[s]
+        self.game = self.module.resume(self, state)
         self.mode = PLAY
 
     # -- drawing ----------------------------------------------------------
@@ -474,6 +527,8 @@ class Box:
         self.module.draw_join(self, sum(self.joined))
         if self.notice:
             d.die(0, "cross")           # a problem was said (see the log)
+            if self.notice_code:
+                d.die(1, str(self.notice_code))
 
     def _render(self, now):
         if self.mode == PLAY:
@@ -490,7 +545,7 @@ class Box:
         if self.mode == PLAY:
             self.game.draw_tracks(now, look >> 1)
         elif self.mode == RESUME:
-            self.module.render_saved(self, self.saved)
+            self.module.render_saved(self, self.saved[2])
         else:
             for s in range(self.n):
                 d.score(s, 7 if self.joined[s] else 0, STATION[s])

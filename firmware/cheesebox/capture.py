@@ -22,11 +22,7 @@ Everything is preallocated: sample() and pop() allocate nothing.
 """
 from array import array
 
-try:
-    from micropython import const  # pyright: ignore  (typed apart from our fallback)
-except ImportError:  # CPython: the simulator and host tools
-    def const(x):
-        return x
+from micropython import const
 
 from cheesebox import ticks
 from cheesebox.rand import shuffle

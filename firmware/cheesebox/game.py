@@ -1,17 +1,44 @@
-"""What a game module gives the box (box.py), and a check of it.
+"""What a game module gives the box (box.py), what the box gives a game,
+and a check of both.
 
 The box owns the hardware-facing parts every game needs; a game owns its
-flow and its drawing, and reaches the box only through these box members:
-display, tunes, log, now, animate, redraw (set True: the tracks need
-drawing), board, rng, joined, players(), plate_at(s, t_us), plates_from(t_us),
-save(state) (None: nothing to resume), back_to_join(), problem(what).
+flow and its drawing, and reaches the box only through the members in BOX
+(tests/test_architecture.py fails on any other):
+
+    display                -- the LED buffers (display.py): die(), score(), wheel()
+    tunes                  -- tunes.play(TUNE, now) (sound.py)
+    log                    -- log(event, fields): one line of the event log
+    now                    -- ms (ticks_ms) of this step
+    ticks_us()             -- the port's microsecond clock
+    animate                -- False only in a speed benchmark: draw nothing
+    redraw                 -- set True: the tracks need drawing
+    show_now()             -- put the LED buffers on the wires now, mid-step
+    board, n, dials        -- the board (board.py), its stations, dial plates?
+    rng                    -- the random source (rand.py draws from it)
+    joined, players()      -- who joined (bytearray of 8), their stations
+    games                  -- games started since power-up (a game adds one)
+    keep                   -- a dict a game keeps its settings in between tables
+    options                -- the host's settings (house rules, a scripted
+                              roller): each game documents the keys it reads
+    plate_now(s), plate_at(s, t_us), plates_from(t_us)
+                           -- electronic plates: a station's value now, at a
+                              press, and "only keys from now on count"
+    read_file(name)        -- a game's own data file on the flash, or None
+    save(state)            -- save the game's part (a dict; None: over); the
+                              box adds and checks the envelope (board, joined,
+                              games)
+    back_to_join()         -- the game is over: the table joins again
+    problem(what, code=0)  -- say something is wrong (log, cross on the dice)
 
 Module level
     NAME                   -- the game's name (games.py, the log, the console)
     MIN_PLAYERS, MAX_PLAYERS
+    picked(box)            -- the table is offered the game (also at power-up):
+                              read its own files now (box.read_file), say a
+                              bad one with box.problem(what, code)
     fits(board)            -- "" or why this board cannot host the game
     draw_join(box, k)      -- the dice while k players have joined
-    unpack(box, d)         -- a saved game (save.py's dict) checked; raises
+    unpack(box, d)         -- the game's part of a saved game checked; raises
                               KeyError, ValueError, TypeError or IndexError
                               saying why (the box tells the table, drops it)
     render_saved(box, saved) -- the tracks while the box offers it
@@ -27,7 +54,10 @@ The game object
     draw_tracks(now, look), render_dice()
 """
 
-MODULE = ("NAME", "MIN_PLAYERS", "MAX_PLAYERS", "fits", "draw_join", "unpack", "render_saved",
+BOX = ("display", "tunes", "log", "now", "ticks_us", "animate", "redraw", "show_now", "board", "n",
+       "dials", "rng", "joined", "players", "games", "keep", "options", "plate_now", "plate_at",
+       "plates_from", "read_file", "save", "back_to_join", "problem")
+MODULE = ("NAME", "MIN_PLAYERS", "MAX_PLAYERS", "picked", "fits", "draw_join", "unpack", "render_saved",
           "resume", "new")
 OBJECT = ("state", "state_name", "rolling", "in_game", "status", "start", "on_buzz", "on_roll",
           "on_long_roll", "on_gesture", "on_answer", "timers", "timer_wake", "look", "draw_tracks",

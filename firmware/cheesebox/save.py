@@ -91,6 +91,16 @@ class Store:
         self.fs.rename(TMP, GAME)
         self.writes += 1
 
+    def read(self, name):
+        """Another file's text (a game's data file), or None if it is missing."""
+        if not self._exists(name):
+            return None
+        f = self.open(name, "r")
+        try:
+            return f.read()
+        finally:
+            f.close()
+
     def clear(self):
         """The game is over: nothing to resume."""
         for name in (GAME, TMP):

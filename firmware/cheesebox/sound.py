@@ -16,13 +16,11 @@ REFUSED = (150, 120, 0, 40, 150, 120)
 OWN_UP = (500, 60, 400, 80)
 TAKE_BACK = (400, 60, 500, 80)
 LOSS = (440, 120, 330, 160)
-ELIMINATED = (392, 150, 330, 150, 262, 300)
 REPLAY = (523, 80, 0, 40, 523, 80, 0, 40, 523, 80)
 PENALTY = (200, 250)
 TOO_SOON = (260, 50)        # the marked player's buzzer in the 1 s after scoring: not yet
 WIN = (523, 120, 659, 120, 784, 120, 1047, 360)
 KING = (523, 100, 659, 100, 784, 100, 1047, 200, 784, 100, 1047, 400)
-ERROR = (220, 400, 0, 200, 220, 400)
 
 
 class TunePlayer:

@@ -11,6 +11,7 @@ market and first player); each action checks everything first and raises
 RuleError, changing nothing, when it is refused. docs/cheesonomics.md,
 "On the box: market and bank".
 """
+from cheesebox.jsonfile import whole
 from cheesonomics.cardfile import NONE
 from cheesonomics.scoring import MARKET, REMOVED, RuleError, Turns, kinds_of
 
@@ -67,7 +68,7 @@ class Bank(Turns):
     def produce(self, k):
         """Producing cheese: k pieces laid face up; the player draws back to 5."""
         self._check_playing()
-        if type(k) is not int or k < 1 or k > HAND:
+        if not whole(k) or k < 1 or k > HAND:
             raise RuleError("produce 1 to %d pieces, not %r" % (HAND, k))
         left = self.in_hands()
         if k > left:
@@ -86,11 +87,11 @@ class Bank(Turns):
         self._check_playing()
         p = self.cur
         names = self.cards
-        if type(a) is not int or a < 0 or a > 4:
+        if not whole(a) or a < 0 or a > 4:
             raise RuleError("no animal %r" % (a,))
-        if type(country) is not int or country < 0 or country > 4:
+        if not whole(country) or country < 0 or country > 4:
             raise RuleError("no country %r" % (country,))
-        if type(k) is not int or k < 1 or k > 3:
+        if not whole(k) or k < 1 or k > 3:
             raise RuleError("sell 1 to 3 pieces, not %r" % (k,))
         if k > self.table[p]:
             raise RuleError("only %d pieces of cheese are on the table" % self.table[p])
@@ -102,7 +103,7 @@ class Bank(Turns):
             if forbid_mark is not None or exchange is not None:
                 raise RuleError("special marks and exchanges are for the advanced variant")
         else:
-            if forbid_mark is not None and (type(forbid_mark) is not int or forbid_mark < 0 or forbid_mark > 4):
+            if forbid_mark is not None and (not whole(forbid_mark) or forbid_mark < 0 or forbid_mark > 4):
                 raise RuleError("no special mark %r" % (forbid_mark,))
             if exchange is not None:
                 pos = self._check_exchange(country, exchange)
@@ -122,14 +123,14 @@ class Bank(Turns):
         if type(exchange) not in (tuple, list) or len(exchange) != 3:
             raise RuleError("an exchange is (market position, card, side)")
         pos, m, s = exchange
-        if type(pos) is not int or pos < 0 or pos >= MARKET or self.cards.country[self.mk[pos]] != country:
+        if not whole(pos) or pos < 0 or pos >= MARKET or self.cards.country[self.mk[pos]] != country:
             raise RuleError("exchange one of the market cards of %s" % self.cards.countries[country])
-        if type(m) is not int or m < 0 or m > 24:
+        if not whole(m) or m < 0 or m > 24:
             raise RuleError("no market card %r" % (m,))
         for i in range(MARKET):
             if self.mk[i] == m:
                 raise RuleError("%s is on the market, not in a hand" % self.card_label(m))
-        if type(s) is not int or s < 0 or s > 1:
+        if not whole(s) or s < 0 or s > 1:
             raise RuleError("lay the card with side A (0) or B (1) up")
         return pos
 
@@ -155,9 +156,9 @@ class Bank(Turns):
 
     def card_by_label(self, country, i):
         """Market card number i (1..5) of `country`, as a player keys it in."""
-        if type(country) is not int or country < 0 or country > 4:
+        if not whole(country) or country < 0 or country > 4:
             raise RuleError("no country %r" % (country,))
-        if type(i) is not int or i < 1 or i > 5:
+        if not whole(i) or i < 1 or i > 5:
             raise RuleError("a country's cards are numbered 1 to 5, not %r" % (i,))
         for m in range(25):
             if self.cards.country[m] == country:
@@ -185,9 +186,7 @@ class Bank(Turns):
 
 def _int(d, key, lo, hi):
     v = d.get(key)
-    if type(v) is bool:
-        v = int(v)
-    if type(v) is not int or v < lo or v > hi:
+    if not whole(v) or v < lo or v > hi:
         raise ValueError("save: '%s' must be a whole number %d..%d, not %r" % (key, lo, hi, v))
     return v
 
@@ -198,7 +197,7 @@ def _ints(d, key, size, lo, hi, other=None):
     if type(v) is not list or size >= 0 and len(v) != size:
         raise ValueError("save: '%s' must be a list of %s numbers" % (key, size if size >= 0 else "whole"))
     for x in v:
-        if type(x) is not int or (x < lo or x > hi) and x != other:
+        if not whole(x) or (x < lo or x > hi) and x != other:
             raise ValueError("save: '%s': %r is not %d..%d" % (key, x, lo, hi))
     return list(v)
 

@@ -8,7 +8,8 @@ starts on a list it cannot trust.
 
 A milk-cheese card is a number 0..99: animal * 20 + place * 4 + copy.
 """
-import json
+from cheesebox import jsonfile
+from cheesebox.jsonfile import whole
 
 NONE = 255          # "no mark"
 _FORMAT = "cheesonomics-cards 1"
@@ -46,7 +47,7 @@ def _names(obj, key, where):
 
 
 def _sign(v, where, i, side):
-    if type(v) is not int or v < 1 or v > 2:
+    if not whole(v) or v < 1 or v > 2:
         raise CardsError("%s: market card %d: side %s must show 1 or 2 signs, not %r"
                          % (where, i + 1, side, v))
     return v
@@ -127,15 +128,4 @@ def load(path=None):
     """Read and check a card file (default: the box's own cards.json)."""
     if path is None:
         path = default_path()
-    try:
-        with open(path) as f:
-            text = f.read()
-    except OSError as e:
-        raise CardsError("%s: cannot be read (%s)" % (path, e))
-    except UnicodeError:
-        raise CardsError("%s: is not a text file (not UTF-8)" % path)
-    try:
-        obj = json.loads(text)
-    except (ValueError, RuntimeError, MemoryError) as e:
-        raise CardsError("%s: is not valid JSON (%s)" % (path, e))
-    return parse(obj, path)
+    return parse(jsonfile.read(path, CardsError), path)

@@ -17,11 +17,7 @@ confirmed with their buzzer, one step at a time (docs/cheesonomics-box.md):
 ROLL goes back one step. Another player's buzzer shows their money for 3 s.
 Dice 1-5 show each country's price in its colour, die 6 whose turn it is.
 """
-try:
-    from micropython import const  # pyright: ignore  (typed apart from our fallback)
-except ImportError:  # CPython: the simulator and host tools
-    def const(x):
-        return x
+from micropython import const
 
 from cheesebox import sound, ticks
 from cheesebox.display import OFF, STATION
@@ -76,13 +72,16 @@ CYCLE_MS = const(2000)          # the final screen shows each player this long
 COIN = b"\x3c\x7e\xff\xff\xff\xff\x7e\x3c"
 
 
+def picked(box):
+    """The table is offered Cheesonomics: nothing to read yet (the card list
+    is read when a game starts or resumes, so the offer costs no heap)."""
+
+
 def fits(board):
     """Why this board cannot host the game, or ""."""
     if not board.electronic:
         return ("cheesonomics needs answer keys or dials at the stations to enter each turn: "
                 "board %s has plate cards" % board.name)
-    if len(board.dice) < 6:
-        return "cheesonomics needs six dice matrices (board %s has %d)" % (board.name, len(board.dice))
     return ""
 
 
@@ -110,8 +109,6 @@ def unpack(box, d):
     """A saved game checked field by field; raises saying why it is unusable
     (RuleError is a ValueError)."""
     from cheesonomics.bank import restore
-    if d["board"] != box.board.name:
-        raise ValueError("saved on board %r" % d["board"])
     stations = d["stations"]
     if not isinstance(stations, list) or not MIN_PLAYERS <= len(stations) <= MAX_PLAYERS:
         raise ValueError("saved stations: %r" % (stations,))
@@ -122,10 +119,7 @@ def unpack(box, d):
     bank = restore(cards, d["bank"])
     if bank.n != len(stations):
         raise ValueError("saved bank has %d players, %d stations" % (bank.n, len(stations)))
-    games = d.get("games", 1)
-    if type(games) is not int or games < 1:
-        raise ValueError("saved games: %r" % (games,))
-    return (stations, bank, games, cards)
+    return (stations, bank, cards)
 
 
 def render_saved(box, saved):
@@ -138,13 +132,10 @@ def render_saved(box, saved):
 
 
 def resume(box, saved):
-    stations, bank, games, cards = saved
+    stations, bank, cards = saved
     g = Companion(box, stations, cards)
-    for s in range(8):
-        box.joined[s] = 1 if s in stations else 0
     g.bank = bank
     g.advanced = bool(bank.advanced)
-    box.games = games
     box.log("resume", {"round": sum(bank.turns), "points": {}})
     if bank.over:
         g.set_state(FINAL)
@@ -197,9 +188,7 @@ class Companion:
             fields["step"] = STEP_NAMES[self._step()] if self.state == TURN else None
 
     def snapshot(self):
-        return {"v": 1, "board": self.box.board.name, "joined": list(self.box.joined),
-                "stations": list(self.stations), "games": self.box.games,
-                "bank": self.bank.snapshot()}
+        return {"stations": list(self.stations), "bank": self.bank.snapshot()}
 
     def step_name(self):
         """What the active player enters now, in words (the simulator's hint)."""
@@ -417,7 +406,7 @@ class Companion:
         fields["deck"] = b.deck
         box.log("action", fields)
         if not box.dials:
-            box.plates_from(box.port.ticks_us())    # the next player starts with no key
+            box.plates_from(box.ticks_us())    # the next player starts with no key
         if b.over:
             self._final()
         else:
@@ -447,7 +436,7 @@ class Companion:
             # money never covers their turn
             self.k = 0
             s = self.active()
-            self.sel = box.plate[s] if box.dials else NO_VALUE
+            self.sel = box.plate_now(s) if box.dials else NO_VALUE
             if self.money_s == s:
                 self.money_s = -1
         self._changed()

@@ -3,11 +3,7 @@ the setup draws, the market price and turning over, the turn order with its
 knives, and the final bonuses. Pure and deterministic like the engine; it
 imports nothing of the engine, so the box's bank loads without it.
 """
-try:
-    from micropython import const  # pyright: ignore  (typed apart from our fallback)
-except ImportError:  # CPython: the simulator and host tools
-    def const(x):
-        return x
+from micropython import const
 
 from cheesebox.rand import randbelow
 from cheesebox.rand import shuffle as _shuffle

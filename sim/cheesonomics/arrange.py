@@ -3,7 +3,7 @@
 Every change moves or swaps cards between the game's own piles, so each card
 stays in exactly one place and the deck count stays the cards not drawn.
 """
-from cheesonomics.engine import MARKET, Game
+from sim.cheesonomics.engine import MARKET, Game
 from cheesonomics import cardfile
 from sim.rng import SeededRandom
 

@@ -6,13 +6,9 @@ Prints what the box read (market cards by country with both sides, the
 average signs of each country, the special marks by animal) and exits 0,
 or names the file and what is wrong and exits 2.
 """
-import os
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
-
-from cheesonomics import cardfile  # noqa: E402
+from cheesonomics import cardfile
 
 
 def main(argv):

@@ -12,7 +12,8 @@ import gc
 
 gc.collect()
 base = gc.mem_alloc()
-from cheesonomics import cardfile, engine, bot, driver  # noqa: E402
+from cheesonomics import cardfile  # noqa: E402
+from sim.cheesonomics import engine, bot, driver
 from sim.rng import SeededRandom  # noqa: E402
 
 gc.collect()

@@ -12,8 +12,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from cheesonomics import bot, driver
-from cheesonomics.engine import Game, MARKET, is_type
+from sim.cheesonomics import bot, driver
+from sim.cheesonomics.engine import Game, MARKET, is_type
 from sim.cheesonomics import names as N
 from sim.rng import SeededRandom
 

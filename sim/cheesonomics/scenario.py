@@ -6,8 +6,8 @@ gets wrong (syntax, a name, a move the rules refuse outside `refused`)
 raises ScenarioError("line N: ..."); an `expect` that does not hold raises
 ExpectError("line N: ...").
 """
-from cheesonomics import bot, driver
-from cheesonomics.engine import Game, RuleError, MARKET
+from sim.cheesonomics import bot, driver
+from sim.cheesonomics.engine import Game, RuleError, MARKET
 from sim.cheesonomics import arrange
 from sim.cheesonomics import names as N
 from sim.rng import SeededRandom
@@ -288,7 +288,7 @@ class Script:
                 for x in rest[1:]:
                     cards.append(N.card_of(x, c, [y for y in g.hands[p] if y not in cards]))
             else:
-                from cheesonomics.engine import is_type
+                from sim.cheesonomics.engine import is_type
                 cards = [y for y in g.hands[p] if is_type(y, t)]
             action = ("produce", t, cards)
         elif verb == "sell":

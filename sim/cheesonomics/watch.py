@@ -7,8 +7,8 @@ the final bonuses, no named type locked by another player's knife, no card
 with a forbidden mark taken, hands full while the deck lasts, and at the end
 the same number of turns for everyone. A broken rule raises AssertionError.
 """
-from cheesonomics import driver
-from cheesonomics.engine import DECK, HAND, MARKET
+from sim.cheesonomics import driver
+from sim.cheesonomics.engine import DECK, HAND, MARKET
 
 
 class _Spy:

@@ -1,7 +1,7 @@
 # Shared by the Cheesonomics core tests: the names of the animals, places,
 # countries and marks (card numbers in cards.json order) and the check that a
 # move is refused. Runs on CPython and MicroPython.
-from cheesonomics.engine import RuleError
+from sim.cheesonomics.engine import RuleError
 from flowkit import raises
 
 COW, GOAT, SHEEP, BUFFALO, CAMEL = 0, 1, 2, 3, 4

@@ -128,7 +128,7 @@ def test_forbid_keeps_marked_cards_from_being_taken_until_the_forbidders_turn():
 
 
 def test_private_market_cards_move_but_never_vanish_in_a_whole_game():
-    from cheesonomics import bot, driver
+    from sim.cheesonomics import bot, driver
     from sim.rng import SeededRandom
     for n in (2, 3, 4, 5):
         rng = SeededRandom(n)

@@ -7,7 +7,7 @@ from cheesokit import (COW, GOAT, SHEEP, BUFFALO, CAMEL, RED, FRANCE, ITALY, SWI
                        TROWEL, HORN, refused)
 from cheesonomics.bank import Bank, restore
 from cheesonomics.cardfile import NONE
-from cheesonomics.engine import Game
+from sim.cheesonomics.engine import Game
 from flowkit import raises
 from sim.cheesonomics.arrange import cards
 from sim.rng import SeededRandom

@@ -1,7 +1,7 @@
 # Whole games by bots and random players, every invariant checked each turn
 # (sim/cheesonomics/watch.py); on MicroPython too, where the same seed must
 # give the same game as on CPython.
-from cheesonomics import bot
+from sim.cheesonomics import bot
 from sim.cheesonomics.arrange import new_game
 from sim.cheesonomics.watch import Watch
 from sim.rng import SeededRandom
@@ -44,7 +44,7 @@ def test_a_whole_game_fits_in_a_few_kib_of_heap():
     # 8 KiB (64-bit build) from before the game to its fullest turn; CPython
     # has no gc.mem_alloc and only plays the game
     import gc
-    from cheesonomics import driver
+    from sim.cheesonomics import driver
     alloc = getattr(gc, "mem_alloc", None)
     rng = SeededRandom(5)
     gc.collect()

@@ -1,5 +1,5 @@
 # Setup: deck by player count, the deal, the market, private market cards.
-from cheesonomics.engine import Game, RuleError
+from sim.cheesonomics.engine import Game, RuleError
 from sim.cheesonomics.arrange import cards, new_game
 from sim.rng import SeededRandom
 

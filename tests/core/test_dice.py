@@ -1,9 +1,9 @@
 # The dice: the rulings' default dice, dice files, menu choices, campaign, rolling.
 # Runs under pytest on CPython and under tests/mp_runner.py on MicroPython.
-from cheesebox import dice as D
-from cheesebox import dicefile as DF
-from cheesebox import faces as F
-from cheesebox.dice import (DiceError, load_dice, default_dice, dice_for_choice,
+from cheesemaster import dice as D
+from cheesemaster import dicefile as DF
+from cheesemaster import faces as F
+from cheesemaster.dice import (DiceError, load_dice, default_dice, dice_for_choice,
                             campaign_dice, draw_campaign_yellows, RandomRoller)
 from sim.rng import SeededRandom
 from flowkit import raises

@@ -17,9 +17,9 @@
 #   ignored owned back; finish/round: scored replay over; penalty: yes no).
 #   Checks: points P0 P1 .. | out S .. | phase NAME | marked S/none |
 #   winner S/none | wheels W [LEFT] (left: during a round) | flipped y/n .. | lost L0 L1 .. | rounds N
-from cheesebox import match as M
-from cheesebox.match import Match
-from cheesebox.rules import answer_is_right
+from cheesemaster import match as M
+from cheesemaster.match import Match
+from cheesemaster.rules import answer_is_right
 from sim.rng import SeededRandom
 from cheesebox.rand import randbelow
 

@@ -1,7 +1,7 @@
 # Counting rules (INTERPRETATION.md, "Counting: how much cheese is left").
 # Runs under pytest on CPython and under tests/mp_runner.py on MicroPython.
-from cheesebox.rules import cheese_left, count_ids, answer_is_right
-from cheesebox import faces as F
+from cheesemaster.rules import cheese_left, count_ids, answer_is_right
+from cheesemaster import faces as F
 from flowkit import raises
 
 

@@ -3,7 +3,7 @@
 # to go wrong after 2**29 us, ~9 minutes, and presses were stamped in the future).
 # Runs under pytest on CPython and under tests/mp_runner.py on MicroPython.
 from cheesebox import ticks
-from cheesebox.sampler import LOOP_US, SampleDecoder
+from rp2port.sampler import LOOP_US, SampleDecoder
 
 PINS = [6, 7, 8, 9, -1, -1, -1, -1, 14]
 BASE = 6

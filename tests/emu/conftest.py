@@ -1,19 +1,17 @@
 """The emulated-Pico suite: the official MicroPython rp2 firmware on rp2040js
-(emu/), the box deployed with `make flash`'s own tool, driven only through
+(emu/), the box's files on its flash (built on the host; one test deploys
+with `make flash`'s own tool over the emulated USB), driven only through
 its pins and its USB serial port, as a table would.
 
 Without the firmware image, the boot ROM, Node or emu/node_modules the whole
 suite is skipped with one line saying what is missing (docs/emulator.md).
 """
 import os
-import sys
 
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-if REPO not in sys.path:
-    sys.path.insert(0, REPO)
 
 from emu.pico import EmulatorMissing, locate  # noqa: E402
 
@@ -44,13 +42,15 @@ _images = {}
 
 @pytest.fixture(scope="session")
 def image():
-    """image(board, keep_py=False): path of a flash image deployed by
-    host_tools/flash.py through mpremote (built once per session, cached)."""
+    """image(board, keep_py=False, tools=False): path of a flash image with
+    the box's files, built on the host (tools=True: deployed by
+    host_tools/flash.py through mpremote over the emulated USB); built once
+    per session, cached."""
     from emu import deploy
 
-    def get(board, keep_py=False):
-        key = (board, keep_py)
+    def get(board, keep_py=False, tools=False):
+        key = (board, keep_py, tools)
         if key not in _images:
-            _images[key] = deploy.image(board, keep_py)
+            _images[key] = deploy.image(board, keep_py, tools)
         return _images[key]
     return get

@@ -1,8 +1,11 @@
-"""Deploy with the real tools, boot from the Pico's own flash (issue 7)."""
+"""Boot from the Pico's own flash (issue 7): images built on the host, and
+one real `make flash` through mpremote over the emulated USB (issue 15)."""
 import os
 
 from emu.pico import EmulatedPico
 from emu.table import EmuTable
+
+import fsimage  # noqa: E402
 
 
 def _dice_lit(frame):
@@ -10,8 +13,6 @@ def _dice_lit(frame):
 
 
 def _boot_check(image, board):
-    log = open(image + ".log").read()
-    assert "verified" in log and "(sha256)" in log, log          # flash.py checked every file
     with EmuTable(board, flash=image) as t:
         boot = t.boot(6000)             # .py sources are compiled at boot: slower
         assert boot["board"] == board and boot["resume"] is False
@@ -31,12 +32,12 @@ def _boot_check(image, board):
         return boot["t"]
 
 
-def test_make_flash_mpy_boots_to_the_joining_screen(image):
+def test_host_image_mpy_boots_to_the_joining_screen(image):
     ms = _boot_check(image("pico-4p"), "pico-4p")
     assert ms < 1500
 
 
-def test_make_flash_py_sources_boot_too(image):
+def test_host_image_py_sources_boot_too(image):
     ms = _boot_check(image("pico-4p", keep_py=True), "pico-4p")
     assert ms < 6000
 
@@ -45,11 +46,39 @@ def test_pico_8p_boots_with_its_answer_keys(image):
     _boot_check(image("pico-8p"), "pico-8p")
 
 
-def test_a_second_make_flash_copies_nothing_and_verifies(image):
-    """make flash to a box that already has these files: mpremote skips the
-    identical ones, sha256 still checks every file, the box boots again, and
-    the deliberate reset does not resume anything silently."""
+def _files(flash):
+    """{path: bytes} of every file in a flash image's LittleFS."""
+    from littlefs import LittleFS, UserContext
+    ctx = UserContext(fsimage.FS_SIZE)
+    ctx.buffer[:] = flash[fsimage.FS_OFFSET:]
+    fs = LittleFS(context=ctx, mount=False, **fsimage.LFS_CONFIG)
+    fs.mount()
+    out = {}
+    for d, _, names in fs.walk("/"):
+        for n in names:
+            p = (d.rstrip("/") + "/" + n).lstrip("/")
+            with fs.open(p, "rb") as f:
+                out[p] = f.read()
+    return out
+
+
+def test_make_flash_over_the_emulated_usb(image):
+    """The one real deploy test, mpremote over the emulated USB. `make flash`
+    to a Pico with nothing but MicroPython: it boots to the joining screen,
+    and its filesystem holds byte for byte the files of the host-built
+    image. Then `make flash` again to a running box made from the host
+    image: the board's sha256 finds every file identical, nothing is copied,
+    the box boots again, and the deliberate reset resumes nothing silently."""
     from emu import deploy
+    usb = image("pico-4p", tools=True)
+    log = open(usb + ".log").read()
+    assert "verified" in log and "(sha256)" in log, log          # flash.py checked every file
+    _boot_check(usb, "pico-4p")
+    deployed = _files(open(usb, "rb").read())
+    host = _files(open(image("pico-4p"), "rb").read())
+    assert sorted(host) == sorted(deployed) and "rp2port/app.mpy" in host
+    assert all(host[p] == deployed[p] for p in host)
+
     with EmulatedPico(flash=image("pico-4p")) as p:
         p.run(1500)
         rc, out, _ = deploy.flash_with_tools(p, "pico-4p")
@@ -59,4 +88,3 @@ def test_a_second_make_flash_copies_nothing_and_verifies(image):
         t.run(1500)
         boots = [e for e in t.events if e["ev"] == "boot"]
         assert boots and boots[-1]["resume"] is False
-        assert os.path.exists(image("pico-4p"))

@@ -49,7 +49,7 @@ def test_ctrl_c_then_main_again_many_times(image):
             t.run(300)
             assert any("stopped (Ctrl-C)" in line for line in t.lines[k:]), t.lines[k:]
             n = len(t.events)
-            t.pico.send("from cheesebox.app import main\r\nmain()\r\n")
+            t.pico.send("from rp2port.app import main\r\nmain()\r\n")
             t.wait_event("boot", 3000, since=n)
             t.run(100)
             t.press(i)

@@ -7,16 +7,12 @@ scenarios are short. Without the firmware, the boot ROM, Node or rp2350js
 every test is skipped with one line saying what is missing (docs/emulator.md).
 """
 import os
-import sys
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-if REPO not in sys.path:
-    sys.path.insert(0, REPO)
+from emu.pico import EmulatorMissing, locate
 
-from emu.pico import EmulatorMissing, locate  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 try:
     locate("rp2350")

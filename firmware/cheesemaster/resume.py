@@ -5,14 +5,15 @@ again (heap). A file that passed its checksum can still hold nonsense (another b
 that are not there, points out of range): every field is checked here, and
 anything off makes the saved game unusable rather than the box crash.
 """
-from cheesebox.campaign import Campaign
-from cheesebox.dice import CHOICES, N_DICE
-from cheesebox.match import MAX_STATIONS, NOBODY, OVER, START_POINTS, Match
+from cheesebox.jsonfile import whole
+from cheesemaster.campaign import Campaign
+from cheesemaster.dice import CHOICES, N_DICE
+from cheesemaster.match import MAX_STATIONS, NOBODY, OVER, START_POINTS, Match
 
 
 def _station(v, what, allowed):
     """v as a station number that is in `allowed` (or NOBODY if -1 is allowed)."""
-    if isinstance(v, bool) or not isinstance(v, int) or v not in allowed:
+    if not whole(v) or v not in allowed:
         raise ValueError("saved %s: %r is not a station here" % (what, v))
     return v
 
@@ -34,7 +35,7 @@ def restore(d, electronic, false_start_costs=False):
         arr = getattr(m, name)
         top = 1 if name == "active" else START_POINTS
         for s in range(MAX_STATIONS):
-            if isinstance(v[s], bool) or not isinstance(v[s], int) or not 0 <= v[s] <= top:
+            if not whole(v[s]) or not 0 <= v[s] <= top:
                 raise ValueError("saved %s out of range" % name)
             arr[s] = v[s] if m.joined[s] else 0
     m.eliminated = [_station(s, "eliminated", stations) for s in d["eliminated"]]
@@ -44,7 +45,7 @@ def restore(d, electronic, false_start_costs=False):
         if bool(m.active[s]) == (s in m.eliminated) or (m.active[s] and not m.points[s]):
             raise ValueError("saved station %d: active, eliminated and points disagree" % s)
     for what in ("round_no", "rounds", "replays"):
-        if isinstance(d[what], bool) or not isinstance(d[what], int) or d[what] < 0:
+        if not whole(d[what]) or d[what] < 0:
             raise ValueError("saved %s: %r" % (what, d[what]))
     m.round_no = d["round_no"]
     m.rounds_played = d["rounds"]
@@ -58,20 +59,14 @@ def restore(d, electronic, false_start_costs=False):
 
 
 def unpack(box, d):
-    """(match, campaign, joined, choice, in_play, games) from a saved state,
+    """(match, campaign, choice, in_play) from a saved state (the box checks
+    the envelope: board, joined, games),
     every field checked: KeyError, ValueError, TypeError or IndexError says
     what is off (the box then says so and drops the file)."""
-    if d["board"] != box.board.name:
-        raise ValueError("saved on board %r" % d["board"])
-    joined = bytearray(8)
-    for s in range(8):
-        joined[s] = 1 if d["joined"][s] else 0
-        if joined[s] and s >= box.n:
-            raise ValueError("station %d is not on this board" % (s + 1))
     in_play = bytes(d["in_play"])
     if not in_play or any(x >= N_DICE for x in in_play):
         raise ValueError("dice out of range")
-    m = restore(d["match"], box.board.electronic, box.false_start_costs)
+    m = restore(d["match"], box.board.electronic, box.options.get("false_start_costs", False))
     m.dials = box.dials
     for s in range(8):
         if m.joined[s] and s >= box.n:
@@ -80,4 +75,4 @@ def unpack(box, d):
     if d["campaign"] is not None:
         c = Campaign(box.rng)
         c.restore(d["campaign"])
-    return (m, c, joined, int(d["choice"]) % len(CHOICES), in_play, int(d["games"]))
+    return (m, c, int(d["choice"]) % len(CHOICES), in_play)

@@ -4,13 +4,9 @@ Pure bookkeeping, no time and no LEDs: the box (box.py) calls it when a
 press, a penalty or the end of the roll happens, and draws what it reports.
 Stations are numbered 0-7; only joined stations take part.
 """
-try:
-    from micropython import const  # pyright: ignore  (typed apart from our fallback)
-except ImportError:  # CPython: the simulator and host tools
-    def const(x):
-        return x
+from micropython import const
 
-from cheesebox.rules import answer_is_right
+from cheesemaster.rules import answer_is_right
 
 START_POINTS = const(7)
 FLIP_BELOW = const(4)      # the cheesemaker card is flipped below 4 points

@@ -1,9 +1,11 @@
 """Start-up on the Pico: board file, safe boot, the main loop, error codes.
 
-A broken board or dice file never ends in a traceback loop: the message is
-printed on the USB console every few seconds and the box blinks an error
-code (on the Pico's own LED, and on the dice as a red X and the code's digit
-when the LEDs are known), while the REPL stays reachable for mpremote.
+A broken board file never ends in a traceback loop: the message is printed
+on the USB console every few seconds and the box blinks an error code (on
+the Pico's own LED, and on the dice as a red X and the code's digit when the
+LEDs are known), while the REPL stays reachable for mpremote. (A game's own
+files, such as Cheese Master's dice.json, are read by the game when the
+table picks it, and a bad one is shown at the joining screen: box.py.)
 Holding ROLL at power-up skips the game (safe boot).
 """
 import json
@@ -14,16 +16,14 @@ import machine
 import micropython
 
 from cheesebox.board import BoardError, load_board
-from cheesebox.dice import DiceError, load_dice
 
 BOARD_FILE = "board.json"
-DICE_FILE = "dice.json"
 DEFAULT_ROLL_PIN = 14
 WATCHDOG_MS = 8000
 
 # error codes: blinks of the Pico's LED, digit on the dice
 ERR_BOARD = 1
-ERR_DICE = 2
+ERR_DICE = 2         # a bad dice file (shown at joining by Cheese Master)
 ERR_CRASH = 3
 
 # Watchdog registers (RP2040 / RP2350). SCRATCH0 survives a watchdog reset and
@@ -57,7 +57,7 @@ def show_error(code, message, board=None, seconds=None):
     if board is not None:
         try:
             from cheesebox.display import Display
-            from cheesebox.port_rp2 import Rp2Port
+            from rp2port.port import Rp2Port
             port = Rp2Port(board)
             d = Display(board)
             d.die(0, "cross")
@@ -76,27 +76,16 @@ def show_error(code, message, board=None, seconds=None):
         time.sleep_ms(2000)
 
 
-def load(board_file=BOARD_FILE, dice_file=DICE_FILE):
-    """(board, dice) from the flash; shows an error code and stops on a bad file."""
+def load(board_file=BOARD_FILE):
+    """The board from the flash; shows an error code and stops on a bad file."""
     try:
-        board = load_board(_read_json(board_file), board_file)
+        return load_board(_read_json(board_file), board_file)
     except OSError:
         show_error(ERR_BOARD, "%s: missing (copy boards/NAME.json there)" % board_file)
     except BoardError as e:
         show_error(ERR_BOARD, str(e))
     except Exception as e:               # bad JSON, too deep or too big for the heap
         show_error(ERR_BOARD, "%s: is not valid JSON (%s: %s)" % (board_file, type(e).__name__, e))
-    dice = None
-    try:
-        dice = load_dice(_read_json(dice_file), dice_file)
-    except OSError:
-        pass                              # no dice file: the default dice
-    except DiceError as e:
-        show_error(ERR_DICE, str(e), board)
-    except Exception as e:
-        show_error(ERR_DICE, "%s: is not valid JSON (%s: %s)" % (dice_file, type(e).__name__, e),
-                   board)
-    return board, dice
 
 
 def _hung_loop_reset(wd):
@@ -113,58 +102,68 @@ def _stop_watchdog(wd):
     machine.mem32[wd] = machine.mem32[wd] & ~CTRL_ENABLE
 
 
-def main():
-    global _port
-    micropython.alloc_emergency_exception_buf(100)
-    if _port is not None:               # main() again after Ctrl-C: free the old one
-        _port.close()
-        _port = None
+def _safe_boot():
+    """True when ROLL is held at power-up (the board file names its pin)."""
     roll_pin = DEFAULT_ROLL_PIN
     try:
         roll_pin = int(_read_json(BOARD_FILE)["roll"])
     except Exception:
         pass                              # load() reports a bad board file
     try:
-        held = roll_held(roll_pin)
+        return roll_held(roll_pin)
     except Exception:                     # not a usable pin: load() says why
-        held = roll_held(DEFAULT_ROLL_PIN)
-    if held:
-        print("cheesebox: ROLL held at power-up: safe boot, the game does not start")
-        return
-    board, dice = load()
-    wd = WATCHDOG_BASE[board.mcu]
-    resume_now = _hung_loop_reset(wd)
-    import random
-    from cheesebox.box import Box
-    from cheesebox.port_rp2 import Rp2Port
-    import os
-    from cheesebox.events import EventLog
-    from cheesebox.save import Store
-    port = Rp2Port(board)
-    _port = port
+        return roll_held(DEFAULT_ROLL_PIN)
+
+
+def _run(box, port):
+    """The main loop: step, collect garbage while the dice tumble, serial
+    commands, sleep until something can happen."""
     import gc
     rolling = False
+    while True:
+        box.step()
+        if box.rolling != rolling:
+            rolling = box.rolling
+            if rolling:
+                # collect while the dice tumble (1.5 s): a collection in the
+                # middle of the grabs would cost a wheel LED milliseconds
+                gc.collect()
+        line = port.read_line()
+        if line is not None:
+            box.command(line)
+        port.idle(box.next_wake())
+
+
+def main():
+    global _port
+    micropython.alloc_emergency_exception_buf(100)
+    if _port is not None:               # main() again after Ctrl-C: free the old one
+        _port.close()
+        _port = None
+    if _safe_boot():
+        print("cheesebox: ROLL held at power-up: safe boot, the game does not start")
+        return
+    board = load()
+    wd = WATCHDOG_BASE[board.mcu]
+    resume_now = _hung_loop_reset(wd)
+    import os
+    import random
+    from cheesebox.box import Box
+    from cheesebox.events import EventLog
+    from cheesebox.save import Store
+    from rp2port.port import Rp2Port
+    port = Rp2Port(board)
+    _port = port
     box = None
     try:
         # Ctrl-C (mpremote) may come while the box is still starting: the same
         # clean stop as in the loop
-        box = Box(board, port, random, dice=dice, store=Store(os), log=EventLog(port.write_line),
+        box = Box(board, port, random, store=Store(os), log=EventLog(port.write_line),
                   resume_now=resume_now)
         port.watchdog(WATCHDOG_MS)
         machine.mem32[wd + SCRATCH0] = RUNNING
         port.write_line("cheesebox: %s ready, %d stations" % (board.name, board.stations))
-        while True:
-            box.step()
-            if box.rolling != rolling:
-                rolling = box.rolling
-                if rolling:
-                    # collect while the dice tumble (1.5 s): a collection in the
-                    # middle of the grabs would cost a wheel LED milliseconds
-                    gc.collect()
-            line = port.read_line()
-            if line is not None:
-                box.command(line)
-            port.idle(box.next_wake())
+        _run(box, port)
     except KeyboardInterrupt:
         _stop_watchdog(wd)
         port.close()

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A fake Pico for mpremote: MicroPython's raw REPL on a TCP socket.
 
-    python host_tools/fake_board.py --flash DIR [--port N] [--corrupt NAME] [--log FILE]
+    python tests/fake_board.py --flash DIR [--port N] [--corrupt NAME] [--log FILE]
 
 Listens on 127.0.0.1:PORT (0 = a free port; the first line on stdout is
 "fake board listening on 127.0.0.1:PORT") and is a board to mpremote:

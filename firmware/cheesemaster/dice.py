@@ -5,9 +5,9 @@ yellow A, B, C, then the orange dice in the order the rulebook adds them
 (dog, innkeeper, king). Matrix d of the box shows die d.
 """
 from cheesebox import run_once
+from cheesebox.board import N_DICE
 from cheesebox.rand import randbelow
 
-N_DICE = 6
 N_YELLOW = 3
 
 # Menu choices, in the order the ROLL menu cycles through them.
@@ -26,12 +26,12 @@ def load_dice(spec, source="dice file"):
     yellow dice, then the dog, innkeeper and king dice). The checking code
     (dicefile.py) is loaded for this and dropped again.
     """
-    return run_once("dicefile", "load", spec, source)
+    return run_once("cheesemaster.dicefile", "load", spec, source)
 
 
 def default_dice():
     """(names, faces) of the rulings' default dice."""
-    return run_once("dicefile", "default")
+    return run_once("cheesemaster.dicefile", "default")
 
 
 def dice_for_choice(choice):

@@ -9,20 +9,16 @@ display, tunes, log and plates.
 """
 from array import array
 
-try:
-    from micropython import const  # pyright: ignore  (typed apart from our fallback)
-except ImportError:  # CPython: the simulator and host tools
-    def const(x):
-        return x
+from micropython import const
 
 from cheesebox import forget, ticks
-from cheesebox import match as M
+from cheesemaster import match as M
 from cheesebox import sound
-from cheesebox.dice import CAMPAIGN, CHOICES, N_DICE, dice_for_choice
+from cheesemaster.dice import CAMPAIGN, CHOICES, N_DICE, DiceError, RandomRoller, dice_for_choice
 from cheesebox.display import BAD, MARK, OFF, OUT, SCORE, SCORE_LOW, STATION, WHEEL
 from cheesebox.events import name
-from cheesebox.faces import NAMES as FACE_NAMES
-from cheesebox.rules import count_ids
+from cheesemaster.faces import NAMES as FACE_NAMES
+from cheesemaster.rules import count_ids
 
 NAME = "cheese master"
 MIN_PLAYERS = const(2)
@@ -57,6 +53,35 @@ MENU_ICONS = ("cheese1", "cheese2", "cheese3", "dog", "innkeeper", "king")
 DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7")
 
 
+DICE_FILE = "dice.json"     # the table's own dice, on the box's flash (docs/dice-file.md)
+ERR_DICE = const(2)         # the error code a bad dice file shows beside the cross
+
+# box.options this game reads (set by the host, game.py):
+#   "roller"             -- rolls the dice (default: RandomRoller on box.rng)
+#   "false_start_costs"  -- the house rule: a false start costs a point
+
+
+def picked(box):
+    """The table is offered Cheese Master (also at power-up): its dice are
+    read now from dice.json on the flash. A bad file is said on the dice (a
+    cross and code 2) and in an `error` event, and the default dice play."""
+    from cheesemaster.dice import default_dice, load_dice
+    from cheesebox.jsonfile import parse
+    dice = None
+    try:
+        text = box.read_file(DICE_FILE)
+        if text is not None:
+            dice = load_dice(parse(text, DICE_FILE, DiceError), DICE_FILE)
+    except DiceError as e:
+        box.problem("%s; the default dice play" % e, ERR_DICE)
+    except UnicodeError:
+        box.problem("%s: is not a text file (not UTF-8); the default dice play" % DICE_FILE,
+                    ERR_DICE)
+    except (OSError, MemoryError) as e:     # unreadable, or too big for the heap
+        box.problem("%s: cannot be read (%s); the default dice play" % (DICE_FILE, e), ERR_DICE)
+    box.keep["dice"] = dice if dice is not None else default_dice()
+
+
 def fits(board):
     """Why this board cannot host the game, or "" (every board can)."""
     return ""
@@ -78,12 +103,12 @@ def new(box, players):
 def unpack(box, d):
     """A saved game checked (resume.py, loaded for this and dropped); raises
     saying why it is unusable."""
-    from cheesebox import resume
+    from cheesemaster import resume
     try:
         return resume.unpack(box, d)
     finally:
         del resume
-        forget("resume")
+        forget("cheesemaster.resume")
 
 
 def render_saved(box, saved):
@@ -102,8 +127,7 @@ def render_saved(box, saved):
 def resume(box, saved):
     """The saved game again, between rounds, the marked player to roll."""
     g = CheeseMaster(box, None)
-    g.match, g.campaign, joined, g.choice, g.in_play, box.games = saved
-    box.joined = joined
+    g.match, g.campaign, g.choice, g.in_play = saved
     g.scored_at = ticks.add(box.now, -LOSS_MS)
     m = g.match
     box.log("resume", {"round": m.rounds_played,
@@ -119,6 +143,9 @@ class CheeseMaster:
         self.box = box
         self.players = players          # stations that joined (None: resume sets the match)
         self.choice = box.keep.get("choice", 0)    # menu choice (dice.CHOICES): the last one
+        self.dice_names, self.dice_faces = box.keep["dice"]     # picked() read them
+        self.roller = box.options.get("roller") or RandomRoller(box.rng)
+        self.false_start_costs = box.options.get("false_start_costs", False)
         self.campaign = None
         self.match = None
         self.in_play = b""              # die numbers in play
@@ -173,8 +200,7 @@ class CheeseMaster:
         """The game between rounds, as save.py writes it."""
         c = self.campaign
         box = self.box
-        return {"v": 1, "board": box.board.name, "joined": list(box.joined),
-                "choice": self.choice, "in_play": list(self.in_play), "games": box.games,
+        return {"choice": self.choice, "in_play": list(self.in_play),
                 "match": self.match.snapshot(),
                 "campaign": c.snapshot() if c is not None else None}
 
@@ -221,7 +247,7 @@ class CheeseMaster:
             if m.active[s]:
                 box.keep["false_starts"] = box.keep.get("false_starts", 0) + 1
                 box.log("false_start", {"p": name(s)})
-                if box.false_start_costs:
+                if self.false_start_costs:
                     self._penalty(s)
                 else:
                     self._flash(s)
@@ -275,7 +301,7 @@ class CheeseMaster:
         if st == MENU:
             self.campaign = None
             if self.choice == CAMPAIGN:
-                from cheesebox.campaign import Campaign     # only for a campaign (heap)
+                from cheesemaster.campaign import Campaign     # only for a campaign (heap)
                 self.campaign = Campaign(self.box.rng)
             self._new_game(None)
         elif st == READY or st == TOUR:
@@ -317,13 +343,13 @@ class CheeseMaster:
             self.in_play = c.next_game()
         else:
             self.in_play = dice_for_choice(self.choice)
-        self.match = M.Match(stations, box.board.electronic, box.false_start_costs, box.dials)
+        self.match = M.Match(stations, box.board.electronic, self.false_start_costs, box.dials)
         box.games += 1
         self.shown_roll = False
         self.scored_at = ticks.add(box.now, -LOSS_MS)
         self.set_state(READY)
         box.log("game", {"players": [name(s) for s in stations],
-                         "dice": [box.dice_names[d] for d in self.in_play],
+                         "dice": [self.dice_names[d] for d in self.in_play],
                          "campaign": c.game if c is not None else None})
         self._save()
 
@@ -357,7 +383,7 @@ class CheeseMaster:
     def _reveal(self):
         box = self.box
         # the faces are decided when they are shown, not when the roll starts
-        box.roller.roll(box.dice_faces, self.in_play, self.roll)
+        self.roller.roll(self.dice_faces, self.in_play, self.roll)
         self.left = count_ids(memoryview(self.roll)[:len(self.in_play)])
         self.match.reveal(self.left)
         self.set_state(GRAB)
@@ -367,8 +393,8 @@ class CheeseMaster:
         self.shown_roll = True
         if box.animate:
             self.render_dice()
-            box.display.flush(box.port)
-        self.reveal_us = box.port.ticks_us()
+            box.show_now()
+        self.reveal_us = box.ticks_us()
         box.tunes.play(sound.REVEAL, box.now)
 
     def _score(self):
@@ -521,7 +547,7 @@ class CheeseMaster:
         must never use up the game's random source (rolls, tie-breaks)."""
         d = self.box.display
         x = self.tumble_seed
-        faces = self.box.dice_faces
+        faces = self.dice_faces
         for i in range(len(self.in_play)):
             x = (x * 75 + 74) % 65537       # small LCG: stays a small int on a Pico
             die = self.in_play[i]
@@ -530,7 +556,7 @@ class CheeseMaster:
 
     def _tour_frame(self):
         d = self.box.display
-        faces = self.box.dice_faces
+        faces = self.dice_faces
         for i in range(len(self.in_play)):
             die = self.in_play[i]
             d.die(die, FACE_NAMES[faces[die][self.tour_pos]])

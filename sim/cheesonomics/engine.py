@@ -10,11 +10,7 @@ Cards are numbers: milk-cheese card c = animal * 20 + place * 4 + copy;
 market card m = 0..24 (cardfile.Cards). A milk "type" t names an animal
 (t = 0..4) or a production place (t = 5..9).
 """
-try:
-    from micropython import const  # pyright: ignore  (typed apart from our fallback)
-except ImportError:  # CPython: the simulator and host tools
-    def const(x):
-        return x
+from micropython import const
 
 from cheesebox.rand import randbelow  # noqa: F401  (the one unbiased draw, for bot and driver too)
 from cheesonomics.cardfile import NONE
@@ -110,13 +106,6 @@ class Game(Turns):
     def table_count(self, p, a):
         k = 0
         for c in self.table[p]:
-            if c // 20 == a:
-                k += 1
-        return k
-
-    def sold_count(self, p, a):
-        k = 0
-        for c in self.sold[p]:
             if c // 20 == a:
                 k += 1
         return k

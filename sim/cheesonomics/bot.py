@@ -6,7 +6,7 @@ good, pass back the cards it needs least, and empty its table in the final
 turns. RandomAgent makes any legal choice at random: the fuzzer of the
 randomized whole-game tests. Both only read the game, never change it.
 """
-from cheesonomics.engine import randbelow, MARKET
+from sim.cheesonomics.engine import randbelow, MARKET
 from cheesonomics.cardfile import NONE
 
 

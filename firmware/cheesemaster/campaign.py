@@ -3,7 +3,7 @@
 Counts game wins per station; when the table ends the campaign, the leader
 is king, and players tied for most wins play again among themselves.
 """
-from cheesebox.dice import campaign_dice, draw_campaign_yellows
+from cheesemaster.dice import campaign_dice, draw_campaign_yellows
 
 MAX_STATIONS = 8
 

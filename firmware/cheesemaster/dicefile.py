@@ -4,8 +4,8 @@ Needed only while the box starts: dice.load_dice() and dice.default_dice()
 load this module and drop it again, so its names and checks leave the
 Pico's heap.
 """
-from cheesebox import faces as F
-from cheesebox.dice import N_DICE, DiceError
+from cheesemaster import faces as F
+from cheesemaster.dice import N_DICE, DiceError
 
 DEFAULT_DICE = (
     ("yellow A", "yellow", ("cheese1", "cheese2", "cheese3", "cat", "mouse1", "mouse2")),

@@ -9,15 +9,12 @@ idle (0.6 mA here). The board's max_ma is the supply's rating (USB: 500 mA);
 100 mA of it is kept for the Pico and the piezo. When the frames would draw more, every chain is dimmed by the
 same factor, so the box dims only as much as needed and never browns out.
 """
-try:
-    from micropython import const  # pyright: ignore  (typed apart from our fallback)
-except ImportError:  # CPython: the simulator and host tools
-    def const(x):
-        return x
+from micropython import const
 
 MA_PER_CHANNEL = const(20)     # mA of one channel at 255
 IDLE_UA_PER_PIXEL = const(600)   # datasheets: 0.3-1 mA
 RESERVED_MA = const(100)       # the Pico, piezo and margin
+HEADROOM = const(100)          # per mille: dimmed 10 % below the limit, so small changes fit
 ORDERS = {"RGB": (0, 1, 2), "RBG": (0, 2, 1), "GRB": (1, 0, 2),
           "GBR": (2, 0, 1), "BRG": (1, 2, 0), "BGR": (2, 1, 0)}
 
@@ -40,20 +37,12 @@ def encode(rgb, out, order, table, lo=0, hi=-1):
         out[i + bi] = table[rgb[i + 2]]
 
 
-def channel_sum(rgb):
-    """Sum of every channel byte of a frame (the light it asks for)."""
-    total = 0
-    for v in rgb:
-        total += v
-    return total
-
-
 class PowerLimit:
     """Keeps the sum of every chain's estimated current under the budget."""
 
     def __init__(self, pixels_per_chain, max_ma, permille):
         self.permille = permille                  # the board's brightness
-        self.sums = [0] * len(pixels_per_chain)   # channel_sum of each chain's frame
+        self.sums = [0] * len(pixels_per_chain)   # sum of each chain's frame bytes
         self.idle_ma = sum(pixels_per_chain) * IDLE_UA_PER_PIXEL // 1000
         self.room_ma = max_ma - RESERVED_MA - self.idle_ma
 
@@ -64,12 +53,12 @@ class PowerLimit:
             total += s * permille // 1000
         return total * MA_PER_CHANNEL // 255
 
-    def update(self, chain, rgb):
-        """Record a chain's new frame; returns the brightness for ALL chains."""
-        self.sums[chain] = channel_sum(rgb)
-        return self.allowed()
+    def frame(self, chain, rgb):
+        """A chain's new frame (the light it asks for: a C loop over the bytes)."""
+        self.sums[chain] = sum(rgb)
 
     def allowed(self):
+        """The highest brightness (per mille, all chains alike) inside the budget."""
         want = self.lit_ma(self.permille)
         if want <= self.room_ma:
             return self.permille
@@ -77,5 +66,10 @@ class PowerLimit:
             return 0
         return self.permille * self.room_ma // want
 
-    def total_ma(self, permille):
-        return self.lit_ma(permille) + self.idle_ma
+    def target(self, allowed):
+        """The brightness the LEDs go out at: the board's when it fits, else
+        HEADROOM below the limit, so a wheel LED lighting up mid-grab does not
+        push the frames over it again (and rewrite the 384-pixel dice chain)."""
+        if allowed >= self.permille:
+            return allowed
+        return allowed * (1000 - HEADROOM) // 1000

@@ -2,11 +2,7 @@
 
 Faces are ints so that a roll is a bytearray and counting allocates nothing.
 """
-try:
-    from micropython import const  # pyright: ignore  (typed apart from our fallback)
-except ImportError:  # CPython: the simulator and host tools
-    def const(x):
-        return x
+from micropython import const
 
 CHEESE1 = const(0)
 CHEESE2 = const(1)

@@ -6,7 +6,7 @@ returns(g, p, hand, others) and after_sale(g, p, a, country, cards)
 (bot.Bot is one; the simulator's terminal player is another). play_turn()
 returns a line saying what the table saw.
 """
-from cheesonomics.engine import randbelow
+from sim.cheesonomics.engine import randbelow
 
 
 def play_turn(g, agents, rng):

@@ -1,14 +1,14 @@
 """Counting rules of Cheese Master: how much cheese is left after a roll.
 
-Follows INTERPRETATION.md step by step; the box judges answers with it.
+The box judges answers with it. The order (docs/box-rulings.md, "Faces and
+counting"): add up the cheese faces; each king eats one piece whatever else
+shows (nothing chases a king); an innkeeper chases every dog, cat and mouse;
+without one, each dog chases one cat and each cat left chases one mouse
+(mouse2 is two mice); each mouse left eats one piece; never below 0.
 """
-try:
-    from micropython import const  # pyright: ignore  (typed apart from our fallback)
-except ImportError:  # CPython: the simulator and host tools
-    def const(x):
-        return x
+from micropython import const
 
-from cheesebox import faces as F
+from cheesemaster import faces as F
 
 PLATE_MAX = const(7)   # the "7+" plate
 

@@ -1,0 +1,153 @@
+"""The Raspberry Pi Pico port (RP2040 and RP2350): the Rp2Port the box runs on.
+
+Composed of one module per device: buttons.py (the PIO sampler and its DMA
+ring), leds.py (WS2812 chains over PIO and DMA, inside the power budget),
+plates.py (74HC165 answer keys or 4051 dials, imported only on a board that
+has them), usb.py (the event log out and commands in over the USB serial
+console); the piezo is a PWM pin. idle() sleeps the core until one of them
+has something, so a press is seen within microseconds and an idle box costs
+no CPU.
+"""
+import machine
+import select
+import sys
+import time
+from micropython import const
+
+from rp2port.buttons import Buttons
+from rp2port.leds import Leds
+from rp2port.usb import Usb
+
+IDLE_MAX_MS = const(1000)       # sleep at most this long (the watchdog is 8 s)
+
+
+class _NoPlates:
+    """A board with plate cards: nothing to read."""
+    val = seq = us = bytearray(8)
+    count = 0
+
+    def poll(self):
+        pass
+
+
+class Rp2Port:
+    """The port contract (cheesebox/port.py) on a Pico; board: a checked Board.
+    segment: words each sampler DMA channel moves before the other takes
+    over (a test sets it small to see the switch often)."""
+
+    def __init__(self, board, sm_id=0, segment=None):
+        self.board = board
+        if board.plates == "keys":
+            from rp2port.plates import Keys
+            self.plates = Keys(board)
+        elif board.plates == "dial":
+            from rp2port.plates import Dials
+            self.plates = Dials(board)
+        else:
+            self.plates = _NoPlates()
+        p = self.plates
+        self.answer_val = p.val
+        self.answer_seq = p.seq
+        self.answer_us = p.us
+        self.buttons = Buttons(board, sm_id) if segment is None else Buttons(board, sm_id, segment)
+        self.leds = Leds(board)
+        self.show = self.leds.show
+        self.commit = self.leds.commit
+        self.pwm = machine.PWM(machine.Pin(board.piezo_pin))
+        self.pwm.duty_u16(0)
+        self.freq = 0
+        self.wdt = None
+        self.usb = Usb()
+        self.write_line = self.usb.write_line
+        self.read_line = self.usb.read_line
+        # idle() sleeps on the sampler's interrupt or the console
+        self.sleeper = select.poll()
+        self.sleeper.register(self.buttons.wake, select.POLLIN)
+        self.sleeper.register(sys.stdin, select.POLLIN)
+        self.sleeper.register(sys.stdout, 0)    # POLLOUT while lines wait (idle)
+        self.out_waiting = False
+
+    @property
+    def overruns(self):
+        return self.buttons.overruns
+
+    def close(self):
+        """Stop the state machines and free the DMA channels (a second main()
+        after Ctrl-C builds a new port: the old one must let go of them)."""
+        self.buttons.close()
+        self.leds.close()
+        self.wdt = None
+
+    def poll(self, capture):
+        self.plates.poll()
+        self.buttons.poll(capture)
+
+    # -- piezo, clock, idle --------------------------------------------------
+    def tone(self, freq):
+        if freq == self.freq:
+            return
+        self.freq = freq
+        if freq:
+            self.pwm.freq(freq)
+            self.pwm.duty_u16(32768)
+        else:
+            self.pwm.duty_u16(0)
+
+    def ticks_ms(self):
+        return time.ticks_ms()
+
+    def ticks_us(self):
+        return time.ticks_us()
+
+    def watchdog(self, timeout_ms):
+        """Start the hardware watchdog: idle() feeds it."""
+        self.wdt = machine.WDT(timeout=timeout_ms)
+
+    def idle(self, ms):
+        """Nothing to do for up to ms (-1: until something happens). The core
+        sleeps until the sampler pushes a word (its PIO interrupt), a line comes
+        in on the console or the time is up, so a press is seen within
+        microseconds and an idle box costs no CPU. Answer keys and dials are
+        read here when due; only a new placement ends the sleep."""
+        if self.wdt is not None:
+            self.wdt.feed()
+        if ms == 0:
+            return
+        if ms < 0 or ms > IDLE_MAX_MS:
+            ms = IDLE_MAX_MS
+        end = time.ticks_add(time.ticks_ms(), ms)
+        plates = self.plates
+        electronic = self.board.electronic
+        usb = self.usb
+        wake = self.buttons.wake
+        while True:
+            wait = time.ticks_diff(end, time.ticks_ms())
+            if electronic:
+                due = plates.due(time.ticks_ms())
+                if due <= 0:
+                    placed = plates.count
+                    plates.poll()
+                    if plates.count != placed:
+                        return              # a plate placed: the box takes it now
+                    continue
+                if due < wait:
+                    wait = due
+            if wait <= 0:
+                return
+            wake.up = False             # cleared first: a word from now on raises it
+            if self.buttons.changed():
+                return                  # words came since poll(): no sleep
+            if usb.out_len:
+                usb.flush_out()         # the log goes out while nothing else happens
+            waiting = usb.out_len > 0   # then wake when the host takes more
+            if waiting != self.out_waiting:
+                self.out_waiting = waiting
+                self.sleeper.modify(sys.stdout, select.POLLOUT if waiting else 0)
+            for _ in self.sleeper.ipoll(wait):
+                if not usb.out_len or not self._only_writable():
+                    return
+                break                   # woke for the log only: send, sleep on
+
+    def _only_writable(self):
+        """The wake-up was only the USB host taking bytes (no press, no line)."""
+        return not self.buttons.wake.up and not self.usb.ready()
