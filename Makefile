@@ -9,6 +9,7 @@
 #   make help    this list (and the finer targets)
 #   make emu     the real firmware on an emulated Pico, in the terminal view (docs/emulator.md)
 #   make emu-deps   install the emulator (rp2040js, pinned) into emu/node_modules
+#   make emu2350-deps  install the Pico 2 emulator (rp2350js, from its tarball) into emu/rp2350/node_modules
 #   make emu-firmware  download MicroPython v1.28.0 RPI_PICO + the RP2040 boot ROM (docs/emulator.md)
 #   make uf2     one UF2 file: MicroPython + the box's files (BOARD=pico-4p; docs/deploy.md)
 #   make test-emu   only the emulated-Pico suite, tests/emu (part of make test-py)
@@ -49,7 +50,7 @@ MICROPYPATH_ := firmware:.:tests/core
 
 export BLINKA_OS_AGNOSTIC := 1
 
-.PHONY: all venv test check-mpy typecheck test-mp test-py sim bench flash package-json clean help dicelab monitor report wokwi balance emu emu-deps test-emu emu-firmware uf2
+.PHONY: all venv test check-mpy typecheck test-mp test-py sim bench flash package-json clean help dicelab monitor report wokwi balance emu emu-deps emu2350-deps test-emu emu-firmware uf2
 
 all: test
 
@@ -77,6 +78,7 @@ test: $(STAMP)
 	$(MAKE) --no-print-directory typecheck
 	$(MAKE) --no-print-directory test-mp
 	$(MAKE) --no-print-directory emu-deps
+	$(MAKE) --no-print-directory emu2350-deps
 	$(MAKE) --no-print-directory test-py
 
 $(TSTAMP): requirements-typecheck.txt $(STAMP)
@@ -117,16 +119,38 @@ emu-deps:
 	  else tail -n 20 emu/npm-install.log; echo "make: npm ci failed"; exit 1; fi; \
 	else echo "make: npm not found: the emulated-Pico suite will be skipped (docs/emulator.md)"; fi
 
+# The emulated Pico 2 (docs/emulator.md): rp2350js is not on the npm registry.
+# Its own runtime dependencies are pinned by emu/rp2350/package-lock.json (npm ci);
+# rp2350js itself is installed from its tarball with --no-save, so the lockfile
+# never records a path that differs from one machine to the next. The stamp
+# names the tarball: another one (CHEESEBOX_EMU2350_PACKAGE) installs again.
+# Without npm or the tarball the Pico 2 suite says so and skips.
+EMU2350_PACKAGE ?= $(or $(CHEESEBOX_EMU2350_PACKAGE),../shared/emulator/rp2350/rp2350js-2.0.1-10f7ebf6-patched.tgz)
+EMU2350_STAMP   := emu/rp2350/node_modules/.stamp
+emu2350-deps:
+	@pkg="$(EMU2350_PACKAGE)"; \
+	if [ ! -f "$$pkg" ]; then echo "make: $$pkg not found (CHEESEBOX_EMU2350_PACKAGE): the emulated Pico 2 suite will be skipped (docs/emulator.md)"; \
+	elif ! command -v npm >/dev/null 2>&1; then echo "make: npm not found: the emulated Pico 2 suite will be skipped (docs/emulator.md)"; \
+	else want="$$(sha256sum "$$pkg" | cut -c1-64) $$(sha256sum emu/rp2350/package-lock.json | cut -c1-64)"; \
+	  if [ -f $(EMU2350_STAMP) ] && [ "$$(cat $(EMU2350_STAMP))" = "$$want" ]; then :; \
+	  else echo "make: npm ci + npm install --no-save $$pkg in emu/rp2350/ (log: emu/rp2350/npm-install.log)"; \
+	    abs="$$(cd "$$(dirname "$$pkg")" && pwd)/$$(basename "$$pkg")"; \
+	    if (cd emu/rp2350 && npm ci --no-audit --no-fund > npm-install.log 2>&1 && \
+	        npm install --no-save --no-audit --no-fund "$$abs" >> npm-install.log 2>&1); then echo "$$want" > $(EMU2350_STAMP); \
+	    else tail -n 20 emu/rp2350/npm-install.log; echo "make: installing rp2350js failed"; exit 1; fi; \
+	  fi; \
+	fi
+
 # the firmware image and boot ROM the emulated Pico runs, kept in
 # ~/.cache/cheesebox/emulator ($$CHEESEBOX_CACHE), which make clean leaves alone
 emu-firmware: $(STAMP)
 	$(PY) host_tools/emu_firmware.py
 
-emu: $(STAMP) emu-deps
+emu: $(STAMP) emu-deps emu2350-deps
 	$(PY) -m emu $(ARGS)
 
-test-emu: $(STAMP) emu-deps
-	$(PY) -m pytest -q -n 2 tests/emu
+test-emu: $(STAMP) emu-deps emu2350-deps
+	$(PY) -m pytest -q -n 2 tests/emu tests/emu2350
 
 BOARD      ?= pico-4p
 PORT       ?= auto

@@ -1,7 +1,9 @@
 """python -m emu [--board NAME] [--script FILE] [--py]: `make emu`.
 
 The box's firmware, as host_tools/flash.py lays it out (mpy-cross), on the
-flash of an emulated Pico (a LittleFS image built on the host), runs on the official MicroPython rp2 firmware on an emulated Pico. With a
+flash of an emulated Pico (a LittleFS image built on the host), runs on the
+official MicroPython rp2 firmware on an emulated Pico (or Pico 2, for a board
+whose "mcu" is rp2350). With a
 terminal: play it with the keyboard, as `make sim`. Without one (or with
 --script): the scenario's finger movements on its pins, then one picture.
 """
@@ -20,23 +22,21 @@ DEMO = "players 3\ndice yellow\nrollbutton\nwait 1700\nbuzz P1\nbuzz P2\nwait 50
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m emu", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--board", default="pico-4p", help="a board in boards/ (pico-4p, pico-8p)")
+    ap.add_argument("--board", default="pico-4p", help="a board in boards/ (pico-4p, pico-8p, pico2-8p)")
     ap.add_argument("--script", help="a scenario file (docs/scenarios.md) to play headless")
     ap.add_argument("--py", action="store_true", help="deploy .py sources instead of .mpy")
     args = ap.parse_args(argv)
-    try:
-        locate()
-    except EmulatorMissing as e:
-        print(e, file=sys.stderr)
-        return 2
     boards = sorted(f[:-5] for f in os.listdir(os.path.join(ROOT, "boards")) if f.endswith(".json"))
     if args.board not in boards:
         print("emu: no board %r (boards: %s)" % (args.board, ", ".join(boards)), file=sys.stderr)
         return 2
     from cheesebox.board import read_board
-    if read_board(os.path.join(ROOT, "boards", args.board + ".json")).mcu != "rp2040":
-        print("emu: %s is a Pico 2 (RP2350) board; the emulator is an RP2040" % args.board,
-              file=sys.stderr)
+    # the board file's "mcu" picks the chip: a Pico (rp2040js) or a Pico 2 (rp2350js)
+    chip = read_board(os.path.join(ROOT, "boards", args.board + ".json")).mcu
+    try:
+        locate(chip)
+    except EmulatorMissing as e:
+        print(e, file=sys.stderr)
         return 2
     script = None
     if args.script:
@@ -47,8 +47,14 @@ def main(argv=None):
             print("emu: cannot read %s: %s" % (args.script, e), file=sys.stderr)
             return 2
     from emu import deploy
-    print("emu: the emulated Pico's flash: the files of make flash in a LittleFS image built on "
-          "the host (cached in build/emu/) ...", file=sys.stderr, flush=True)
+    name = "Pico 2" if chip == "rp2350" else "Pico"
+    if deploy.builds_on_host(chip):
+        print("emu: the emulated %s's flash: the files of make flash in a LittleFS image built on "
+              "the host (cached in build/emu/) ..." % name, file=sys.stderr, flush=True)
+    else:
+        print("emu: deploying the firmware to the emulated %s with host_tools/flash.py "
+              "(first time about 45 s, then cached in build/emu/) ..." % name,
+              file=sys.stderr, flush=True)
     flash = deploy.image(args.board, keep_py=args.py)
     from emu import view
     from sim.scenario import ScenarioError

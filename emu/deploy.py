@@ -15,17 +15,22 @@ import os
 import subprocess
 import sys
 
-from emu.pico import HERE, ROOT, EmulatedPico, locate
+from emu.pico import HERE, ROOT, EmulatedPico, chip_of, locate
 
 CACHE = os.path.join(ROOT, "build", "emu")
 
 
 def _digest(board, keep_py, tools):
     h = hashlib.sha256()
-    fw, rom = locate()
+    chip = chip_of(board)
+    fw, rom = locate(chip)
     paths = [fw, rom, os.path.join(ROOT, "boards", board + ".json"),
-             os.path.join(ROOT, "host_tools", "flash.py"),
-             os.path.join(HERE, "pico.mjs") if tools else os.path.join(ROOT, "host_tools", "fsimage.py")]
+             os.path.join(ROOT, "host_tools", "flash.py")]
+    if tools:       # the emulator that ran the deploy
+        paths += ([os.path.join(HERE, "rp2350", f) for f in ("pico2350.mjs", "fixes.mjs")]
+                  if chip == "rp2350" else [os.path.join(HERE, "pico.mjs")])
+    else:
+        paths.append(os.path.join(ROOT, "host_tools", "fsimage.py"))
     # every file of firmware/: main.py, each package's modules and data files
     # (cheesonomics/cards.json), a superset of what flash.py deploys
     for d, dirs, files in os.walk(os.path.join(ROOT, "firmware")):
@@ -60,12 +65,20 @@ def flash_with_tools(pico, board, keep_py=False, extra=()):
     return p.returncode, p.stdout + p.stderr, wall
 
 
+def builds_on_host(chip):
+    """Whether image() builds that chip's images on the host (else it deploys
+    with `make flash` over the emulated USB)."""
+    # the Pico 2's filesystem geometry is not in host_tools/fsimage.py yet
+    return chip == "rp2040"
+
+
 def image(board, keep_py=False, tools=False):
     """Path of a flash image with the firmware and boards/BOARD.json's box
     files, built on the host (or, tools=True, deployed by `make flash` over
     the emulated USB); built once, then cached. Test workers running side by
-    side take turns (a file lock)."""
+    side take turns (a file lock). The board file's "mcu" picks the chip."""
     import fcntl
+    tools = tools or not builds_on_host(chip_of(board))
     os.makedirs(CACHE, exist_ok=True)
     kind = "%s-%s-%s-" % (board, "py" if keep_py else "mpy", "usb" if tools else "host")
     path = os.path.join(CACHE, kind + _digest(board, keep_py, tools) + ".img")
@@ -75,7 +88,8 @@ def image(board, keep_py=False, tools=False):
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             if not os.path.exists(path):
-                # images of older firmware for this board are of no more use (2 MiB each)
+                # images of older firmware for this board are of no more use
+                # (2 MiB each, 4 on a Pico 2)
                 for f in os.listdir(CACHE):
                     if f.startswith(kind):
                         os.remove(os.path.join(CACHE, f))
@@ -88,6 +102,8 @@ def image(board, keep_py=False, tools=False):
 def cached(board, keep_py=False):
     """Path of the host-built flash image image() would return if it is
     already built for the firmware as it is now, else None (never builds)."""
+    if not builds_on_host(chip_of(board)):
+        return None
     kind = "%s-%s-host-" % (board, "py" if keep_py else "mpy")
     path = os.path.join(CACHE, kind + _digest(board, keep_py, False) + ".img")
     return path if os.path.exists(path) else None
@@ -97,7 +113,7 @@ def _build_on_host(board, keep_py, path):
     import time
     from host_tools import fsimage
     t0 = time.time()
-    data = fsimage.flash_image(locate()[0], fsimage.box_filesystem(board, keep_py))
+    data = fsimage.flash_image(locate(chip_of(board))[0], fsimage.box_filesystem(board, keep_py))
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
         f.write(data)
@@ -107,7 +123,7 @@ def _build_on_host(board, keep_py, path):
 
 
 def _build(board, keep_py, path):
-    with EmulatedPico() as pico:
+    with EmulatedPico(chip=chip_of(board)) as pico:
         pico.run(300)
         rc, out, wall = flash_with_tools(pico, board, keep_py)
         if rc != 0:

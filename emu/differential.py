@@ -62,16 +62,19 @@ def play_on_pico(table, fingers, settle_ms=300):
     table.run(settle_ms)
     start = len(table.events)
     p0 = pico.nanos + MS
-    pins, keys = [], []
+    pins, keys, dials = [], [], []
     for t, kind, who, v in fingers.moves:
         at = p0 + (t - fingers.start) * 1000
         if kind == "pin":
             pins.append((at, table.pin_of("roll" if who == 8 else who), 0 if v else None))
+        elif table.board.plates == "dial":
+            # a hand turns station who's dial to v, through the positions between
+            dials.append((at, who, v, None))
         else:
             # a finger on answer key v of station who: held 60 ms
             keys.append((at, who, 1 << v))
             keys.append((at + 60 * MS, who, 0))
-    pico.schedule(pins=pins, keys=keys)
+    pico.schedule(pins=pins, keys=keys, dials=dials)
     table.run((fingers.end - fingers.start) / 1000 + 1)
     return table.events[start:]
 

@@ -63,6 +63,7 @@ export class Pico {
     this.outputWatchers = new Map(); // gpio -> [fn(nanos, level)]
     this.ws = new Map();           // gpio -> Ws2812Decoder
     this.hc165 = null;
+    this.adcSources = new Map();   // ADC channel -> fn(nanos) giving a 12-bit value
     this.running = false;
     this.free = false;             // run without a waiter (serving mpremote, make emu)
     this.pace = 0;                 // >0: never faster than real time x pace
@@ -101,6 +102,7 @@ export class Pico {
     }
     this._modelPulls(mcu);
     for (const [g, list] of this.outputWatchers) this._listen(g, list);
+    this._hookAdc(mcu);
     const cdc = new USBCDC(mcu.usbCtrl);
     this.cdc = cdc;
     this.connected = false;
@@ -245,6 +247,23 @@ export class Pico {
     this.watchOutput(load, (t, lvl) => this.hc165.load(lvl));
     this.watchOutput(clock, (t, lvl) => this.hc165.clock(lvl));
     return this.hc165;
+  }
+
+  /** The voltage on ADC channel ch comes from fn(nanos) (a 12-bit value),
+   * sampled when a conversion starts (mux4051.mjs: the dials). */
+  adcSource(ch, fn) {
+    this.adcSources.set(ch, fn);
+    this._hookAdc(this.mcu);
+  }
+
+  _hookAdc(mcu) {
+    const adc = mcu.adc;
+    adc.onADCRead = (ch) => {
+      adc.currentChannel = ch;
+      const fn = this.adcSources.get(ch);
+      if (fn) adc.channelValues[ch] = fn(this.nanos);
+      adc.sampleAlarm.schedule(adc.sampleTime * 1000);
+    };
   }
 
   // -- power and resets -----------------------------------------------------

@@ -1,6 +1,8 @@
 """The emulated Pico from Python: starts emu/server.mjs and talks to it.
 
-The official MicroPython rp2 firmware runs on rp2040js; this client presses
+The official MicroPython rp2 firmware runs on rp2040js (the Pico, chip
+"rp2040") or on rp2350js (the Pico 2, chip "rp2350", emu/rp2350/); both speak
+one control protocol, so everything above this serves both. This client presses
 pins, types on the USB serial console, moves emulated time and reads the LED
 chains off their wires. Tests, `make emu` and the bench use it; nothing here
 knows the game: everything goes through pins and the serial port, as on a table.
@@ -15,12 +17,18 @@ ROOT = os.path.dirname(HERE)
 SHARED = os.environ.get("CHEESEBOX_EMU_SHARED") or os.path.join(os.path.dirname(ROOT), "shared", "emulator")
 FIRMWARE_NAME = "micropython-v1.28.0-RPI_PICO.bin"
 BOOTROM_NAME = "rp2040-bootrom-b1.bin"
+SHARED2350 = os.path.join(SHARED, "rp2350")
+FIRMWARE2350_NAME = "micropython-v1.28.0-RPI_PICO2.bin"
+BOOTROM2350_NAME = "rp2350-bootrom-a2.bin"
+CHIPS = ("rp2040", "rp2350")
 # where `make emu-firmware` keeps its downloads: outside the repo, so `make
-# clean` (and a fresh clone) leaves them
+# clean` (and a fresh clone) leaves them; the Pico 2's files in rp2350/ there
 CACHE = os.environ.get("CHEESEBOX_CACHE") or os.path.join(
     os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
     "cheesebox", "emulator")
+CACHE2350 = os.path.join(CACHE, "rp2350")
 OFFICIAL_FIRMWARE_NAME = "RPI_PICO-20260406-v1.28.0.uf2"   # micropython.org's file name
+OFFICIAL_FIRMWARE2350_NAME = "RPI_PICO2-20260406-v1.28.0.uf2"
 LED_GPIO = 25          # the Pico's own LED
 
 
@@ -34,44 +42,76 @@ def _first(env, *paths):
     return next((p for p in paths if os.path.isfile(p)), paths[0])
 
 
-def firmware_and_bootrom():
-    """(firmware, bootrom) paths, found or not: $CHEESEBOX_EMU_FIRMWARE /
-    $CHEESEBOX_EMU_BOOTROM, else ../shared/emulator/, else the cache of
-    `make emu-firmware`."""
+def firmware_and_bootrom(chip="rp2040"):
+    """(firmware, bootrom) paths of that chip, found or not. The Pico:
+    $CHEESEBOX_EMU_FIRMWARE / $CHEESEBOX_EMU_BOOTROM, else ../shared/emulator/,
+    else the cache of `make emu-firmware`; the Pico 2:
+    $CHEESEBOX_EMU2350_FIRMWARE / $CHEESEBOX_EMU2350_BOOTROM, else
+    ../shared/emulator/rp2350/, else the cache's rp2350/."""
+    if chip == "rp2350":
+        return (_first("CHEESEBOX_EMU2350_FIRMWARE", os.path.join(SHARED2350, FIRMWARE2350_NAME),
+                       os.path.join(CACHE2350, OFFICIAL_FIRMWARE2350_NAME)),
+                _first("CHEESEBOX_EMU2350_BOOTROM", os.path.join(SHARED2350, BOOTROM2350_NAME),
+                       os.path.join(CACHE2350, BOOTROM2350_NAME)))
     return (_first("CHEESEBOX_EMU_FIRMWARE", os.path.join(SHARED, FIRMWARE_NAME),
                    os.path.join(CACHE, OFFICIAL_FIRMWARE_NAME)),
             _first("CHEESEBOX_EMU_BOOTROM", os.path.join(SHARED, BOOTROM_NAME),
                    os.path.join(CACHE, BOOTROM_NAME)))
 
 
-def _missing(paths):
+def _missing(paths, chip="rp2040"):
+    if chip == "rp2350":
+        return EmulatorMissing(
+            "emulated Pico 2: %s not found; `make emu-firmware` gets them (MicroPython v1.28.0 "
+            "RPI_PICO2 and the RP2350 A2 boot ROM), or set CHEESEBOX_EMU2350_FIRMWARE (.bin or "
+            ".uf2) and CHEESEBOX_EMU2350_BOOTROM, see docs/emulator.md" % " and ".join(paths))
     return EmulatorMissing(
         "emulated Pico: %s not found; `make emu-firmware` gets them (MicroPython v1.28.0 RPI_PICO "
         "and the RP2040 B1 boot ROM), or set CHEESEBOX_EMU_FIRMWARE (.bin or .uf2) and "
         "CHEESEBOX_EMU_BOOTROM, see docs/emulator.md" % " and ".join(paths))
 
 
-def locate_firmware():
+def locate_firmware(chip="rp2040"):
     """The MicroPython firmware alone (make uf2 needs no emulator)."""
-    fw = firmware_and_bootrom()[0]
+    fw = firmware_and_bootrom(chip)[0]
     if not os.path.isfile(fw):
-        raise _missing([fw])
+        raise _missing([fw], chip)
     return fw
 
 
-def locate():
-    """(firmware, bootrom) paths, as firmware_and_bootrom() finds them, with
-    Node and emu/node_modules. Raises EmulatorMissing with one clear sentence."""
-    fw, rom = firmware_and_bootrom()
+def locate(chip="rp2040"):
+    """(firmware, bootrom) paths of that chip, as firmware_and_bootrom() finds
+    them, with Node and the chip's emulator package (emu/node_modules/rp2040js,
+    emu/rp2350/node_modules/rp2350js). Raises EmulatorMissing with one clear
+    sentence."""
+    fw, rom = firmware_and_bootrom(chip)
     missing = [p for p in (fw, rom) if not os.path.isfile(p)]
     if missing:
-        raise _missing(missing)
+        raise _missing(missing, chip)
+    if chip == "rp2350":
+        return _locate2350(fw, rom)
     if shutil.which("node") is None:
         raise EmulatorMissing("emulated Pico: node (Node.js 20) is not installed, see docs/emulator.md")
     if not os.path.isdir(os.path.join(HERE, "node_modules", "rp2040js")):
         raise EmulatorMissing("emulated Pico: emu/node_modules is missing: run `make emu-deps` "
                               "(npm ci in emu/)")
     return fw, rom
+
+
+def _locate2350(fw, rom):
+    if shutil.which("node") is None:
+        raise EmulatorMissing("emulated Pico 2: node (Node.js 20) is not installed, see docs/emulator.md")
+    if not os.path.isdir(os.path.join(HERE, "rp2350", "node_modules", "rp2350js")):
+        raise EmulatorMissing("emulated Pico 2: rp2350js is not installed in emu/rp2350/node_modules: "
+                              "run `make emu2350-deps` (from $CHEESEBOX_EMU2350_PACKAGE, see "
+                              "docs/emulator.md)")
+    return fw, rom
+
+
+def chip_of(board_name):
+    """The chip a board file names (its "mcu": rp2040 or rp2350)."""
+    with open(os.path.join(ROOT, "boards", board_name + ".json"), encoding="utf-8") as f:
+        return json.load(f).get("mcu", "rp2040")
 
 
 class EmuError(Exception):
@@ -82,9 +122,10 @@ class EmulatedPico:
     """One emulated Pico (one Node process). Times are emulated nanoseconds
     since its first power-on unless a name says ms."""
 
-    def __init__(self, flash=None, serial_port=None, verbose=False):
-        fw, rom = locate()
-        cmd = ["node", os.path.join(HERE, "server.mjs"), "--bootrom", rom]
+    def __init__(self, flash=None, serial_port=None, verbose=False, chip="rp2040"):
+        fw, rom = locate(chip)
+        self.chip = chip
+        cmd = ["node", os.path.join(HERE, "server.mjs"), "--chip", chip, "--bootrom", rom]
         cmd += ["--flash", flash] if flash else ["--firmware", fw]
         if serial_port is not None:
             cmd += ["--serial-port", str(serial_port)]
@@ -164,16 +205,33 @@ class EmulatedPico:
         """Drive a pin now: 0, 1, or None (let go: pull-ups apply)."""
         self.call("drive", pins=[[gpio, level]])
 
-    def schedule(self, pins=(), keys=()):
-        """pins: (nanos, gpio, level|None); keys: (nanos, station, mask): at
-        those absolute emulated times, exact to the instruction."""
-        self.call("schedule", pins=[list(p) for p in pins], keys=[list(k) for k in keys])
+    def schedule(self, pins=(), keys=(), dials=()):
+        """pins: (nanos, gpio, level|None); keys: (nanos, station, mask); dials:
+        (nanos, station, position, turn_ms|None): at those absolute emulated
+        times, exact to the instruction."""
+        self.call("schedule", pins=[list(p) for p in pins], keys=[list(k) for k in keys],
+                  dials=[list(d) for d in dials])
 
     def hc165(self, load, clock, data, chips):
         self.call("hc165", load=load, clock=clock, data=data, chips=chips)
 
     def keys(self, station, mask):
         self.call("keys", station=station, mask=mask)
+
+    def mux4051(self, adc, select, stations, ladder="per-dial"):
+        """The dials: a 4051 on select pins (A, B, C) into ADC pin adc, each
+        station's dial on channel Y(station), with its own resistor ladder
+        ("per-dial") or all on one ("shared", the wiring first drawn)."""
+        self.call("mux4051", adc=adc, select=list(select), stations=stations, ladder=ladder)
+
+    def dial(self, station, position, turn_ms=None):
+        """Station turns its dial to position (0-7) now, taking turn_ms
+        (default 1.5 ms a position passed)."""
+        self.call("dial", station=station, position=position, turn_ms=turn_ms)
+
+    def dials(self):
+        """{positions (fractional while turning), channel, com (fraction of 3.3 V), reads}."""
+        return self.call("dials")
 
     def watch_chains(self, gpios):
         self.call("ws2812", gpios=list(gpios))

@@ -3,18 +3,21 @@
 // answer line each on stdout (emu/pico.py is the Python side). Optionally its
 // USB serial port is a TCP endpoint (--serial-port N, 0 = any free port) that
 // mpremote reaches as socket://127.0.0.1:N, as it would a board's /dev/ttyACM0.
+// One protocol for both chips: --chip rp2350 runs the Pico 2 (rp2350/pico2350.mjs,
+// the same face as pico.mjs's Pico), rp2040 (the default) the Pico.
 //
-//   node emu/server.mjs --firmware FW.bin --bootrom ROM.bin [--flash IMAGE|FILE.uf2] [--serial-port N]
+//   node emu/server.mjs [--chip rp2040|rp2350] --firmware FW.bin --bootrom ROM.bin [--flash IMAGE|FILE.uf2] [--serial-port N]
 import fs from 'fs';
 import net from 'net';
 import readline from 'readline';
-import { Pico, flashFromFirmware } from './pico.mjs';
+import { Mux4051 } from './mux4051.mjs';
 
 function args(argv) {
   const o = {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--firmware') o.firmware = argv[++i];
+    if (a === '--chip') o.chip = argv[++i];
+    else if (a === '--firmware') o.firmware = argv[++i];
     else if (a === '--bootrom') o.bootrom = argv[++i];
     else if (a === '--flash') o.flash = argv[++i];
     else if (a === '--serial-port') o.serialPort = +argv[++i];
@@ -25,12 +28,16 @@ function args(argv) {
     process.stderr.write('emu: usage: server.mjs --firmware FW.bin|--flash IMAGE --bootrom ROM.bin\n');
     process.exit(2);
   }
+  o.chip = o.chip || 'rp2040';
+  if (!['rp2040', 'rp2350'].includes(o.chip)) { process.stderr.write(`emu: no chip ${o.chip}\n`); process.exit(2); }
   return o;
 }
 
 const opt = args(process.argv.slice(2));
+// imported here: each chip's emulator package is needed only for that chip
+const { Pico, flashFromFirmware } = await import(opt.chip === 'rp2350' ? './rp2350/pico2350.mjs' : './pico.mjs');
 const warnings = new Set();
-// a flash image (raw 2 MiB), or a UF2 as a builder drags onto the Pico (make uf2)
+// a flash image (raw: 2 MiB on the Pico, 4 MiB on the Pico 2), or a UF2 as a builder drags onto the Pico (make uf2)
 const image = opt.flash && !opt.flash.endsWith('.uf2') ? new Uint8Array(fs.readFileSync(opt.flash))
   : flashFromFirmware(opt.flash || opt.firmware);
 const pico = new Pico({
@@ -43,6 +50,7 @@ const edgeLogs = new Map();         // gpio -> [[nanos, level]]
 let cut = null;                     // armed power cut: {left, snapshot}
 
 let pressOnFlash = null;            // armed press: {left, gpio, holdNs}
+let mux = null;                     // the dials' 4051 (mux4051.mjs), once attached
 
 pico.flashOpHook = () => {
   if (pressOnFlash && --pressOnFlash.left <= 0) {
@@ -130,10 +138,12 @@ const handlers = {
     return {};
   },
 
-  // [[nanos (absolute), gpio, level|null], ...]; keys: [[nanos, station, mask]]
-  async schedule({ pins = [], keys = [] }) {
+  // [[nanos (absolute), gpio, level|null], ...]; keys: [[nanos, station, mask]];
+  // dials: [[nanos, station, position, turn_ms|null]] (a turn starts then)
+  async schedule({ pins = [], keys = [], dials = [] }) {
     for (const [t, g, v] of pins) pico.atNanos(t, () => pico.drive(g, v));
     for (const [t, s, m] of keys) pico.atNanos(t, () => pico.hc165.setKeys(s, m));
+    for (const [t, s, p, ms] of dials) pico.atNanos(t, () => mux.turn(s, p, ms ?? null));
     return {};
   },
 
@@ -166,6 +176,16 @@ const handlers = {
   async hc165(o) { pico.attachHc165(o); return {}; },
 
   async keys({ station, mask }) { pico.hc165.setKeys(station, mask); return {}; },
+
+  // the dials: a 4051 on select pins [A, B, C] into ADC pin adc, a dial (with
+  // its own resistor ladder) on each of its first `stations` channels
+  // (ladder: 'per-dial', the default, or 'shared')
+  async mux4051({ adc, select, stations, ladder }) { mux = new Mux4051(pico, { adc, select, stations, ladder }); return {}; },
+
+  // station turns its dial to position now, taking turn_ms (default: 1.5 ms a position)
+  async dial({ station, position, turn_ms = null }) { mux.turn(station, position, turn_ms); return {}; },
+
+  async dials() { return { positions: mux.positions(), channel: mux.channel(), com: mux.com(pico.nanos), reads: mux.reads }; },
 
   async power_cycle() { pico.powerCycle(); return { nanos: pico.nanos }; },
 
@@ -202,7 +222,7 @@ const handlers = {
 
   async stats() {
     return {
-      nanos: pico.nanos, boot_nanos: pico.bootNanos, wall_ms: Date.now() - t0Wall,
+      chip: opt.chip, nanos: pico.nanos, boot_nanos: pico.bootNanos, wall_ms: Date.now() - t0Wall,
       instructions: pico.instructions, flash_ops: pico.flashOps, resets: pico.resets, loop_skips: pico.loopSkips || 0,
       connected: pico.connected, out_pos: outAbs(), warnings: [...warnings].slice(0, 30),
     };

@@ -1,17 +1,16 @@
-"""A table around the emulated Pico: buzzers, ROLL, answer keys, the event log.
+"""A table around the emulated Pico: buzzers, ROLL, answer keys, dials, the event log.
 
 Fingers press pins (a press pulls the pin low; let go, the Pico's pull-up
-takes it high again), 74HC165 answer keys are held down, and what the box
+takes it high again), 74HC165 answer keys are held down, dials are turned
+(a 4051 into the ADC, mux4051.mjs), and what the box
 says comes back as the JSON event lines on its USB serial port. The board
 file says which pin is which, exactly as it tells the firmware.
 """
 import json
 import os
 
+from cheesebox.board import read_board    # the firmware's own board check
 from emu.pico import LED_GPIO, ROOT, EmulatedPico
-
-
-from cheesebox.board import read_board  # noqa: E402  (the firmware's own board check)
 
 MS = 1000000          # ns
 
@@ -21,14 +20,18 @@ class EmuTable:
 
     def __init__(self, board_name, flash=None, pico=None):
         self.board = read_board(os.path.join(ROOT, "boards", board_name + ".json"))
-        self.pico = pico if pico is not None else EmulatedPico(flash=flash)
         b = self.board
+        # the board file's "mcu" says which chip: the Pico (rp2040) or the Pico 2 (rp2350)
+        self.pico = pico if pico is not None else EmulatedPico(flash=flash, chip=b.mcu)
         self.chain_pins = [c.pin for c in b.chains]
         self.pico.watch_chains(self.chain_pins)
         self.pico.watch(LED_GPIO)
         if b.plates == "keys":
             a = b.answers
             self.pico.hc165(a["load"], a["clock"], a["data"], b.stations)
+        elif b.plates == "dial":
+            a = b.answers
+            self.pico.mux4051(a["adc"], (a["s0"], a["s1"], a["s2"]), b.stations)
         self.events = []          # parsed event-log lines
         self.lines = []           # every serial line
         self._partial = ""
@@ -61,6 +64,19 @@ class EmuTable:
         """Answer key k of a station pressed (held hold_ms) from at_ns (default: now)."""
         t = self.pico.nanos + 1000 if at_ns is None else at_ns
         self.pico.schedule(keys=[(t, station, 1 << k), (t + int(hold_ms * MS), station, 0)])
+
+    def dial(self, station, k, at_ns=None, turn_ms=None):
+        """Station turns its dial to position k from at_ns (default: now),
+        passing every position in between (turn_ms: default 1.5 ms a position)."""
+        t = self.pico.nanos + 1000 if at_ns is None else at_ns
+        self.pico.schedule(dials=[(t, station, k, turn_ms)])
+
+    def place(self, station, k, at_ns=None):
+        """Answer k on the board's electronic plate: a key pressed, or the dial turned."""
+        if self.board.plates == "dial":
+            self.dial(station, k, at_ns)
+        else:
+            self.key(station, k, at_ns=at_ns)
 
     # -- time and the log ------------------------------------------------------------
     def run(self, ms):

@@ -1,7 +1,8 @@
 """`make emu`: the real firmware on the emulated Pico, behind the same
 terminal view as `make sim`.
 
-Keys press the buzzer and ROLL pins (and the 74HC165 answer keys); the
+Keys press the buzzer and ROLL pins (and the 74HC165 answer keys, or turn
+the dials on pico2-8p); the
 picture is drawn from the WS2812 wire of each chain, decoded from the pins;
 the status line comes from the box's event log on its USB serial port. The
 emulator runs paced to the wall clock (it never runs ahead of it; when the
@@ -32,7 +33,8 @@ class EmuView:
     def __init__(self, table):
         self.table = table
         self.board = table.board
-        self.said = "welcome to the Cheese Box (real firmware, emulated Pico)"
+        self.chip_name = "Pico 2" if table.board.mcu == "rp2350" else "Pico"
+        self.said = "welcome to the Cheese Box (real firmware, emulated %s)" % self.chip_name
         self.pending = None
         self.wall0 = time.monotonic()
         self.emu0 = table.pico.nanos
@@ -87,11 +89,12 @@ class EmuView:
         px = self.pixels()
         keys = "1-%d buzzers  space ROLL  L ROLL held  p+1-%d penalty%s  Esc quit" % (
             self.board.stations, self.board.stations,
-            ("  %s-%s then 0-7 answer key" % (PLATE_KEYS[0], PLATE_KEYS[self.board.stations - 1]))
-            if self.board.plates == "keys" else "")
+            ("  %s-%s then 0-7 answer %s" % (PLATE_KEYS[0], PLATE_KEYS[self.board.stations - 1],
+                                           "dial" if self.board.plates == "dial" else "key"))
+            if self.board.plates in ("keys", "dial") else "")
         return Panel(Group(*self._dice(px), *self._tracks(px), Text(), *self.status(),
                            Text(keys, style="cyan")),
-                     title="the Cheese Box - %s - emulated Pico" % self.board.name, expand=False)
+                     title="the Cheese Box - %s - emulated %s" % (self.board.name, self.chip_name), expand=False)
 
     def key(self, k):
         """Act on one key: pins pressed now, let go a moment later."""
@@ -111,8 +114,9 @@ class EmuView:
                 self.said = "table penalty for P%d" % (station + 1)
         elif pending is not None:
             if len(k) == 1 and k in "01234567":
-                t.key(pending, int(k), at_ns=now)
-                self.said = "P%d presses answer key %s" % (pending + 1, k)
+                t.place(pending, int(k), at_ns=now)
+                self.said = "P%d %s %s" % (pending + 1, "turns the dial to" if self.board.plates == "dial"
+                                           else "presses answer key", k)
         elif station >= 0:
             t.press_at(station, now, TAP_MS)
             self.said = "P%d buzzer" % (station + 1)
@@ -125,9 +129,9 @@ class EmuView:
         elif k == "p":
             self.pending = "p"
             self.said = "penalty: which station?"
-        elif self.board.plates == "keys" and k in PLATE_KEYS[:n]:
+        elif self.board.plates in ("keys", "dial") and k in PLATE_KEYS[:n]:
             self.pending = PLATE_KEYS.index(k)
-            self.said = "P%d answer key: 0-7" % (self.pending + 1)
+            self.said = "P%d answer %s: 0-7" % (self.pending + 1, "dial" if self.board.plates == "dial" else "key")
         return True
 
 

@@ -25,8 +25,11 @@ def test_headless_emu_plays_a_scenario_and_draws_the_box(image, tmp_path):
 def test_bad_input_is_a_message_and_exit_2(tmp_path):
     p = _emu("--board", "nope")
     assert p.returncode == 2 and "boards:" in p.stderr and "Traceback" not in p.stderr
-    p = _emu("--board", "pico2-8p")
-    assert p.returncode == 2 and "RP2350" in p.stderr
+    # a Pico 2 board without the Pico 2's firmware: says what is missing
+    env = dict(os.environ, CHEESEBOX_EMU2350_FIRMWARE=str(tmp_path / "none.bin"))
+    p = subprocess.run([sys.executable, "-m", "emu", "--board", "pico2-8p"], cwd=REPO, env=env,
+                       capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert p.returncode == 2 and "emulated Pico 2" in p.stderr and "none.bin" in p.stderr, p.stderr
     bad = tmp_path / "bad.txt"
     bad.write_bytes(b"\xff\xfe\x00")
     p = _emu("--script", str(bad))

@@ -1,0 +1,56 @@
+"""The Pico 2 boots the box from its own flash, deployed by `make flash`'s
+tool through mpremote (.mpy), to the joining screen (issue 18)."""
+import re
+
+from emu.table import EmuTable
+
+DIAL_SELECT = (16, 17, 18)
+
+
+def _lit(frame):
+    return sum(1 for i in range(0, len(frame), 3) if frame[i] or frame[i + 1] or frame[i + 2])
+
+
+def test_make_flash_mpy_boots_pico2_8p_to_the_joining_screen(image):
+    img = image("pico2-8p")
+    log = open(img + ".log").read()
+    assert re.search(r"verified \d+ files", log) and "(sha256)" in log, log
+    with EmuTable("pico2-8p", flash=img) as t:
+        for g in DIAL_SELECT:
+            t.pico.watch(g)
+        boot = t.boot(3000)
+        assert boot["board"] == "pico2-8p" and boot["resume"] is False
+        assert boot["t"] < 1000, boot                   # 536 ms emulated when measured
+        t.run(300)
+        # the joining screen on the wires: nobody has joined, the dice chain dark
+        assert len(t.last_frame(0)) == 384 * 3 and not any(t.last_frame(0))
+        assert not any(t.last_frame(1))
+        # the dials are scanned: the 4051's select pins go round all 8 channels
+        seen = _channels(t)
+        assert seen[:8] and set(seen) == set(range(8)), seen
+        # two buzzers join: their tracks light, then the dice show the wheels
+        t.press(0)
+        t.run(50)
+        assert t.kinds()[-1] == "join" and t.events[-1]["p"] == "P1"
+        assert _lit(t.last_frame(1)[:8 * 3]) == 7
+        t.press(1)
+        t.run(50)
+        assert t.kinds()[-1] == "join" and t.events[-1]["p"] == "P2"
+        assert _lit(t.last_frame(0)) > 20
+        assert not t.pico.stats()["resets"]
+
+
+def _channels(t):
+    """The 4051 channel after each change of the select pins (GP16-18)."""
+    levels, changes = [0, 0, 0], []
+    for b, g in enumerate(DIAL_SELECT):
+        changes += [(ns, b, lvl) for ns, lvl in t.pico.edges(g)]
+    out = []
+    for ns, b, lvl in sorted(changes):
+        levels[b] = 1 if lvl == 1 else 0
+        ch = levels[0] | levels[1] << 1 | levels[2] << 2
+        if not out or out[-1][0] != ns:
+            out.append((ns, ch))
+        else:
+            out[-1] = (ns, ch)
+    return [ch for _, ch in out]

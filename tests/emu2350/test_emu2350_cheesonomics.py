@@ -1,0 +1,49 @@
+"""Cheesonomics turns keyed with dials on the Pico 2 (issue 18): a long ROLL
+picks the game, three players join, each turn's values are dialled at the
+active station and confirmed with its buzzer; a CPython Bank laid out as the
+chip's market follows the same turns and keeps the same accounts."""
+from cheesonomics.bank import Bank
+from cheesonomics.cardfile import load
+from emu.table import EmuTable
+
+STATIONS = (0, 3, 5)          # P1, P4, P6
+TURNS = 4
+
+
+def mirror_of(market, cards):
+    """A CPython Bank with the chip's market (its `market` event)."""
+    b = Bank(cards, len(market["players"]), None, first=market["players"].index(market["first"]))
+    for i, label in enumerate(market["cards"]):
+        name, side = label.split("/")
+        country, number = name.rsplit(" ", 1)
+        b.mk[i] = b.card_by_label(list(cards.countries).index(country), int(number))
+        b.side[i] = "AB".index(side)
+    return b
+
+
+def test_cheesonomics_turns_dialled_on_the_pico2(image):
+    cards = load()
+    with EmuTable("pico2-8p", flash=image("pico2-8p")) as t:
+        t.boot(3000)
+        t.press("roll", hold_ms=2500)
+        assert t.wait_event("pick")["game"] == "cheesonomics"
+        for s in STATIONS:
+            t.press(s)
+        t.press("roll")                               # the variant screen
+        t.press("roll")                               # basic
+        market = t.wait_event("market", 5000)
+        assert market["players"] == ["P1", "P4", "P6"]
+        b = mirror_of(market, cards)
+        assert market["prices"] == [b.price(c) for c in range(5)]
+        for k in range(TURNS):
+            s = STATIONS[b.cur]
+            values = [2, 1 + k % 3]                   # produce: the dial to 2, then the amount
+            since = len(t.events)
+            for v in values:
+                t.dial(s, v)
+                t.run(40)                             # 3 reads alike, 4 ms apart
+                t.press(s)
+            ev = t.wait_event("action", 5000, since=since)
+            b.produce(values[1])
+            assert ev["p"] == "P%d" % (s + 1), ev
+            assert ev["money"] == b.money[STATIONS.index(s)] and ev["deck"] == b.deck, (ev, b.money)
