@@ -12,7 +12,7 @@
 #   make emu2350-deps  install the Pico 2 emulator (rp2350js, from its tarball) into emu/rp2350/node_modules
 #   make emu-firmware  download MicroPython v1.28.0 RPI_PICO + the RP2040 boot ROM (docs/emulator.md)
 #   make uf2     one UF2 file: MicroPython + the box's files (BOARD=pico-4p; docs/deploy.md)
-#   make test-emu   only the emulated-Pico suite, tests/emu (part of make test-py)
+#   make test-emu   only the emulated-Pico suites, tests/emu and tests/emu2350 (part of make test-py)
 #   make dicelab the odds of every answer for each dice choice (docs/host-tools.md)
 #   make monitor live referee screen following a box on USB (PORT=auto), or a saved log (FILE=game.log)
 #   make report  game-night statistics from saved logs (LOGS="a.log b.log")

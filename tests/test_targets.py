@@ -41,6 +41,7 @@ ELSEWHERE = {
     "venv": ("Makefile", "test: $(STAMP)"),             # every make run builds or checks it
     "check-mpy": ("Makefile", "check-mpy\n"), "typecheck": ("Makefile", "typecheck\n"),
     "test-mp": ("Makefile", "test-mp\n"), "emu-deps": ("Makefile", "emu-deps\n"),
+    "emu2350-deps": ("Makefile", "emu2350-deps\n"),
     "test-py": ("Makefile", "test-py\n"), "test-emu": ("Makefile", "pytest -q -n 2 tests/emu"),
     "bench": ("tests/test_bench.py", "--smoke"),
     "emu-firmware": ("tests/test_emu_firmware.py", '"emu-firmware"'),
