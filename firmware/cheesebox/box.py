@@ -173,8 +173,7 @@ class Box:
             self._on_input(cap.kind[i], cap.input[i], cap.time[i])
         self._check_stuck(now)
         if self.asking:
-            if not self.roll_down and ticks.diff(now, self.ask_at) >= _ASK_MS:
-                self._go_on("timeout")
+            self._ask_timer(now)
         elif self.mode == _PLAY:
             self.game.timers(now)
         if self._animate:
@@ -207,7 +206,7 @@ class Box:
         if d >= 0:
             best = (d + 999) // 1000
         if self.asking:
-            w = -1 if self.roll_down else max(0, _ASK_MS - ticks.diff(now, self.ask_at))
+            w = self._ask_wake(now)
         else:
             w = self.game.timer_wake(now) if self.mode == _PLAY else -1
         if w >= 0 and (best < 0 or w < best):
@@ -417,6 +416,18 @@ class Box:
         self.redraw = True
         if self._animate:
             self._render_dice()
+
+    def _ask_timer(self, now):
+        """Nobody answered "stop?" in 5 s: the game goes on (a ROLL held down
+        then is an answer on its way: its release decides)."""
+        if not self.roll_down and ticks.diff(now, self.ask_at) >= _ASK_MS:
+            self._go_on("timeout")
+
+    def _ask_wake(self, now):
+        """ms until "stop?" times out (-1 while ROLL is held: it answers)."""
+        if self.roll_down:
+            return -1
+        return max(0, _ASK_MS - ticks.diff(now, self.ask_at))
 
     def _stop(self):
         """ROLL answered "stop?": the game is over unfinished, nothing to resume."""

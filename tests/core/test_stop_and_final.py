@@ -147,6 +147,13 @@ def test_cheesonomics_stop_cancelled_keeps_the_turn_half_keyed():
     assert act["p"] == "P3" and act["act"] == "collect" and act["type"] == "goat"
 
 
+def test_cheesonomics_stop_cancelled_by_a_key():
+    # a key pressed while "stop?" is up: no, and the key still counts for the turn
+    r, sim, lines = _co("produce P2 3\nholdroll 2500\nanswer P3 1\n")
+    assert r["state"] == "turn" and logged(lines, "go_on")[-1]["why"] == "plate"
+    assert not logged(lines, "stop")
+
+
 def test_a_long_roll_during_the_advanced_layout_asks_and_leaves_the_page():
     sim, lines = _sim("pico-8p")
     run_script(sim, "game cheesonomics\nplayers 3\nbuzz P1\nrollbutton\nrollbutton\n")
