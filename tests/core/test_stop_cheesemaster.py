@@ -1,31 +1,19 @@
-# Both games: stopping a game with the box's one stop gesture (a long ROLL
-# asks "stop?", ROLL confirms, anything else or 5 s goes on), and the final
-# screen surviving a power cut or a watchdog reset until the table leaves it.
-# Played through the simulator with animations and tunes on, as the box runs.
-# Runs on CPython and on MicroPython.
+# Cheese Master: the box's one stop gesture (a long ROLL asks "stop?", ROLL
+# confirms, anything else or 5 s goes on) and the final screens (game over,
+# the King) surviving a power cut or a watchdog reset until the table leaves
+# them; saves from before still resume. Through the simulator, animations and
+# tunes on. Runs on CPython and on MicroPython.
 from cheesebox import display as D
-from flowkit import START_CHEESONOMICS, board, logged, play, track
-from sim.scenario import Sim, run_script, match_of
-from sim.simfs import SimFS
+from flowkit import logged, track
+from sim.scenario import run_script, match_of
+from stopkit import STOP_DICE, box_sim as _sim, dice as _dice, with_save as _old
 
 ROUND_P1 = "rollbutton\nwait 3000\nbuzz P1\nrollbutton\nwait 100\n"    # pico-4p, 2 players
 GAME_P1 = ROUND_P1 * 7                                                   # P1 wins
-STOP_DICE = ["stop", "question", "check", "blank", "blank", "blank"]
-
-
-def _sim(name="pico-4p", fs=None):
-    lines = []
-    sim = Sim(board(name), seed=1, log=lines.append, fs=fs if fs is not None else SimFS())
-    assert sim.box.animate                      # the box as it runs
-    return sim, lines
-
-
-def _dice(sim):
-    return list(sim.box.display.shown[:6])
 
 
 def _cm_view(sim):
-    """What the Cheese Master table sees of its game: points, out, marked, rounds."""
+    """What the table sees of its game: points, out, marked, rounds, games."""
     m = match_of(sim.box)
     return (list(m.points), list(m.eliminated), m.marked, m.rounds_played, sim.box.games)
 
@@ -112,65 +100,6 @@ def test_a_campaign_is_stopped_by_the_same_gesture_and_not_at_once():
     assert r["state"] == "join" and not r["saved"] and "campaign" not in r
 
 
-# -- the stop gesture: Cheesonomics ---------------------------------------------
-
-def _co(script, name="pico-8p"):
-    sim, lines = _sim(name)
-    r = run_script(sim, START_CHEESONOMICS + script)
-    return r, sim, lines
-
-
-def test_cheesonomics_long_roll_asks_and_roll_stops_the_game():
-    r, sim, lines = _co("produce P2 3\nholdroll 2500\n")
-    assert r["state"] == "stop?" and _dice(sim) == STOP_DICE
-    r = run_script(sim, "rollbutton\n")
-    assert r["state"] == "join" and not r["saved"]
-    assert logged(lines, "stop")[0]["game"] == "cheesonomics"
-    r = run_script(sim, "powercut\n")
-    assert r["state"] == "join"
-
-
-def test_cheesonomics_stop_cancelled_keeps_the_turn_half_keyed():
-    # P3 has keyed "collect" and "an animal" when the long ROLL comes
-    r, sim, lines = _co("produce P2 3\nenter P3 1 1\n")
-    g = sim.box.game
-    before = (r["cheesonomics"], g.k, bytes(g.values), sim.fs.files["game.json"])
-    assert g.step_name().startswith("which")
-    r = run_script(sim, "holdroll 2500\nbuzz P1\n")
-    assert r["state"] == "turn"
-    assert (r["cheesonomics"], g.k, bytes(g.values), sim.fs.files["game.json"]) == before
-    assert g.step_name().startswith("which")
-    assert sim.box.display.shown[5] == "P2"     # die 6: P3's turn (station 2), as before
-    # the entry goes on from "which": 2, the goat
-    run_script(sim, "enter P3 2\n")
-    act = logged(lines, "action")[-1]
-    assert act["p"] == "P3" and act["act"] == "collect" and act["type"] == "goat"
-
-
-def test_cheesonomics_stop_cancelled_by_a_key():
-    # a key pressed while "stop?" is up: no, and the key still counts for the turn
-    r, sim, lines = _co("produce P2 3\nholdroll 2500\nanswer P3 1\n")
-    assert r["state"] == "turn" and logged(lines, "go_on")[-1]["why"] == "plate"
-    assert not logged(lines, "stop")
-
-
-def test_a_long_roll_during_the_advanced_layout_asks_and_leaves_the_page():
-    sim, lines = _sim("pico-8p")
-    run_script(sim, "game cheesonomics\nplayers 3\nbuzz P1\nrollbutton\nrollbutton\n")
-    g = sim.box.game
-    assert sim.box.state_name() == "layout" and g.page == 1
-    shown = _dice(sim)
-    assert shown[5] == "S1"                     # die 6: the second sector
-    r = run_script(sim, "holdroll 2500\n")
-    assert r["state"] == "stop?" and g.page == 1 and r["saved"]
-    r = run_script(sim, "buzz P2\n")            # no: the same sector, not the next
-    assert r["state"] == "layout" and g.page == 1 and _dice(sim) == shown
-    r = run_script(sim, "rollbutton\nrollbutton\n")
-    assert r["state"] == "turn"                 # the layout pages on as before
-    r = run_script(sim, "holdroll 2500\nrollbutton\n")
-    assert r["state"] == "join" and not r["saved"]
-
-
 # -- the final screen through a power cut and a watchdog reset ------------------------
 
 def test_cheese_master_final_screen_survives_a_power_cut():
@@ -211,36 +140,8 @@ def test_the_kings_screen_survives_a_power_cut():
     assert r["state"] == "join" and not r["saved"]
 
 
-def test_cheesonomics_final_screen_survives_a_power_cut():
-    r, sim, lines = _co("produce P2 3\n")
-    sim.box.game.bank.deck = 0
-    r = run_script(sim, "pass P3\npass P1\npass P2\n")
-    assert r["state"] == "final"
-    money = r["cheesonomics"]["money"]
-    winners = sim.box.game.bank.winners
-    r = run_script(sim, "powercut\n")
-    assert r["boots"] == 2 and r["state"] == "final"
-    assert r["cheesonomics"]["money"] == money and sim.box.game.bank.winners == winners
-    assert _dice(sim)[0] == "P%d" % (sim.box.game.stations[0])      # the first seat's page
-    # ROLL acts as on the final screen: another game; the result is let go then
-    r = run_script(sim, "rollbutton\n")
-    assert r["state"] == "variant" and not r["saved"]
-    r = run_script(sim, "powercut\n")
-    assert r["state"] == "join"
-
-
-def test_cheesonomics_final_screen_survives_a_watchdog_reset():
-    r, sim, lines = _co("produce P2 3\n")
-    sim.box.game.bank.deck = 0
-    r = run_script(sim, "pass P3\npass P1\npass P2\nhang 9000\n")
-    assert r["boots"] == 2 and r["state"] == "final"
-    r = run_script(sim, "holdroll 2500\n")      # a long ROLL on the final screen: joining
-    assert r["state"] == "join" and not r["saved"]
-
-
 # -- saved games written before the final screen was kept -------------------------
 # (written by the firmware of commit 573e698: no "final" in the envelope)
-
 OLD_CM = ('{"choice": 0, "in_play": [0, 1, 2], "match": {"stations": [0, 1], "points": [7, 5, 0, 0, '
           '0, 0, 0, 0], "active": [1, 1, 0, 0, 0, 0, 0, 0], "eliminated": [], "round_no": 2, '
           '"rounds": 2, "replays": 0, "marked": 1, "no_wheel": 1, "winner": -1, "lost": [0, 1, 0, '
@@ -253,20 +154,6 @@ OLD_CAMPAIGN_OVER = (
     '"campaign": {"wins": [1, 0, 0, 0, 0, 0, 0, 0], "game": 1, "yellows": [1, 2], "tiebreak": [], '
     '"king": -1}, "v": 1, "game": "cheese master", "board": "pico-4p", "joined": [1, 1, 0, 0, 0, '
     '0, 0, 0], "games": 1}\n2e05ce44\n')
-OLD_CO = ('{"stations": [0, 1, 2], "bank": {"save": 1, "n": 3, "advanced": 0, "first": 1, "cur": 0, '
-          '"over": 0, "deck": 42, "mk": [19, 6, 14, 16, 12, 20, 0, 10, 8, 9, 15, 3, 18, 17, 13], '
-          '"side": [1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 1, 0, 1, 0, 0], "money": [0, 0, 0], "income": '
-          '[0, 0, 0], "bonus": [0, 0, 0], "unsold_bonus": [0, 0, 0], "table": [0, 3, 0], "sold": '
-          '[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], "knife": [255, 255, 1], "forbid": [255, '
-          '255, 255], "turns": [0, 1, 1], "winners": [], "top_bonus": [[], [], [], [], []]}, "v": 1, '
-          '"game": "cheesonomics", "board": "pico-8p", "joined": [1, 1, 1, 0, 0, 0, 0, 0], '
-          '"games": 1}\n1edb7027\n')
-
-
-def _old(text, name):
-    fs = SimFS()
-    fs.files["game.json"] = text
-    return _sim(name, fs)
 
 
 def test_an_old_cheese_master_save_is_offered_and_resumes():
@@ -282,11 +169,3 @@ def test_an_old_campaign_game_over_save_is_still_offered():
     assert sim.box.state_name() == "resume"
     r = run_script(sim, "rollbutton\n")
     assert r["state"] == "gameover" and r["campaign"]["wins"] == {"P1": 1, "P2": 0}
-
-
-def test_an_old_cheesonomics_save_is_offered_and_resumes():
-    sim, lines = _old(OLD_CO, "pico-8p")
-    assert sim.box.state_name() == "resume"
-    r = run_script(sim, "rollbutton\n")
-    assert r["state"] == "turn" and r["cheesonomics"]["turn"] == "P1"
-    assert r["cheesonomics"]["deck"] == 42
