@@ -92,10 +92,11 @@ def reset_points(sim):
 # box on the pieces beside one on step()/next_wake() and fails on the first
 # difference (state, LED buffers, frames shown, wake time).
 STEP_CALLS = ("port.ticks_ms", "self.log.hold", "port.poll", "self._read_answers", "cap.pop",
-              "port.ticks_us", "range", "self._on_input", "self._check_stuck", "self.game.timers",
+              "port.ticks_us", "range", "self._on_input", "self._check_stuck", "self._ask_timer",
+              "self.game.timers",
               "self.tunes.step", "self._render", "self.display.flush", "self.log.release")
 WAKE_CALLS = ("self.port.ticks_ms", "self.capture.next_deadline", "self.port.ticks_us",
-              "self.game.timer_wake", "self._stuck_wake", "self.tunes.wake_in")
+              "self._ask_wake", "self.game.timer_wake", "self._stuck_wake", "self.tunes.wake_in")
 PLAY = 10        # box.py: box.mode while a game plays (a const there, not importable)
 
 
@@ -118,7 +119,9 @@ def step_pieces(box):
             box._on_input(cap.kind[i], cap.input[i], cap.time[i])
 
     def game_timers():
-        if box.mode == PLAY:
+        if box.asking:
+            box._ask_timer(box.now)         # "stop?" is up: the game is frozen
+        elif box.mode == PLAY:
             box.game.timers(box.now)
 
     def tunes():
@@ -156,7 +159,8 @@ def wake_pieces(box):
         ("deadline", "capture.py:Capture.next_deadline",
          lambda: box.capture.next_deadline(port.ticks_us())),
         ("timer_wake", "game.timer_wake (%s)" % game_name(box),
-         lambda: box.game.timer_wake(port.ticks_ms()) if box.mode == PLAY else -1),
+         lambda: (box._ask_wake(port.ticks_ms()) if box.asking else
+                  box.game.timer_wake(port.ticks_ms()) if box.mode == PLAY else -1)),
         ("stuck_wake", "box.py:Box._stuck_wake", lambda: box._stuck_wake(port.ticks_ms())),
         ("tunes_wake", "sound.py:TunePlayer.wake_in",
          lambda: box.tunes.wake_in(port.ticks_ms()) if box._animate else -1),

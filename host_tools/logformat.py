@@ -80,6 +80,9 @@ EVENTS = {
     "resume": {"round": _count, "points": _points},
     "discard": {},
     "pick": {"game": lambda v: isinstance(v, str)},
+    "stop_asked": {"state": lambda v: isinstance(v, str)},
+    "stop": {"game": lambda v: isinstance(v, str), "state": lambda v: isinstance(v, str)},
+    "go_on": {"why": lambda v: isinstance(v, str), "paused_ms": _count},
     # Cheesonomics on the box (docs/cheesonomics-box.md)
     "market": {"players": _players, "variant": lambda v: v in ("basic", "advanced"), "first": _player,
                "prices": lambda v: isinstance(v, list) and len(v) == 5 and all(_count(x) for x in v),

@@ -54,6 +54,7 @@ HINTS = {
     "check": "wheel holders with a wrong card own up with their buzzer; ROLL scores (after 3 s)",
     "gameover": "ROLL: new game, same players; L (hold ROLL): back to joining",
     "king": "ROLL: back to joining",
+    "stop?": "stop the game? ROLL (space): stop, back to joining; a buzzer, L or 5 s: it goes on",
     "resume": "ROLL: resume the saved game; L (hold ROLL): a new game",
     "variant": "any buzzer: basic (die 6: -) or advanced (+); ROLL starts",
     "final": "ROLL: another game, same players; L (hold ROLL): back to joining",

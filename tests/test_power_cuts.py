@@ -83,9 +83,12 @@ def offered(box):
     """The game the box offers to resume (box.saved: the loaded dict, or
     what it unpacked from it), normalised as norm() gives it."""
     s = box.saved
+    if s is None and box.game is not None:
+        # a final screen: the box booted straight back into it
+        return norm(dict(box.game.snapshot(), joined=list(box.joined), games=box.games))
     if s is None or isinstance(s, dict):
         return norm(s)
-    joined, games, (m, c, choice, in_play) = s      # the box's envelope, the game's part
+    joined, games, (m, c, choice, in_play), final = s   # the box's envelope, the game's part
     return {"match": m.snapshot(), "campaign": c.snapshot() if c is not None else None,
             "joined": list(joined), "choice": choice, "in_play": list(in_play), "games": games}
 
@@ -185,6 +188,10 @@ def sweep(label, name, prefix, action, seed=5):
         if got is None:
             assert sim.box.state_name() == "join", where
             continue
+        if sim.box.game is not None:            # the final screen, at once
+            assert sim.box.state_name() in ("gameover", "king"), where
+            assert view(match_of(sim.box)) == view_of(before if got == norm(before) else after), where
+            continue
         assert sim.box.state_name() == "resume", where
         run_script(sim, "rollbutton\n")         # ROLL resumes
         want = before if got == norm(before) else after
@@ -234,12 +241,12 @@ def test_cut_during_a_penalty_between_rounds():
     assert old == steps + nbytes
 
 
-def test_cut_during_the_game_over_clear():
-    # the last round ends the game: the file is removed (1 step, no bytes)
+def test_cut_while_the_game_over_is_saved():
+    # the last round ends the game: its final screen is saved (for a cut on it)
     game = "rollbutton\nwait 3000\nbuzz P1\nrollbutton\nwait 1200\n"
     prefix = "players 2\ndice yellow\n" + game * 6 + "rollbutton\nwait 3000\nbuzz P1\n"
-    steps, nbytes, old, new = sweep("game-over clear", "pico-4p", prefix, "rollbutton\n")
-    assert steps == 1 and nbytes == 0 and old == 1
+    steps, nbytes, old, new = sweep("game-over save", "pico-4p", prefix, "rollbutton\n")
+    assert old == steps + nbytes
 
 
 # -- damaged files on the flash ------------------------------------------------
@@ -475,7 +482,7 @@ def play_game_night(games=10, seed=11):
                 sim.press(s)
             sim.wait(1200)
             rounds += 1
-        assert "game.json" not in sim.fs.files        # cleared at game over
+        assert S.decode(sim.fs.files["game.json"])["final"] is True   # the final screen
     return sim, rounds
 
 
@@ -484,8 +491,8 @@ def test_flash_wear_of_a_game_night():
     sim, rounds = play_game_night(games)
     st = sim.box.store
     saves = st.writes
-    # a save at each new game and after each scored round but a game's last (cleared)
-    assert saves == rounds
+    # a save at each new game and after each scored round (the last: the final screen)
+    assert saves == rounds + games
     per_save = sim.fs.written / saves
     # a long game night: 4 hours; a round is never quicker than ~10 s at a real table
     night = 4 * 3600 // 10

@@ -204,7 +204,11 @@ def test_keys_place_electronic_plates_and_hold_roll():
     assert game.sim.box.state_name() == "ready"      # P1 grabbed: scored at once
     assert game.sim.result()["points"] == {"P1": 7, "P2": 6}
     keys(game, ["L"], ms=2500)
-    assert game.sim.box.state_name() == "rolling"    # a long ROLL in a game rolls, on release
+    assert game.sim.box.state_name() == "stop?"      # a long ROLL in a game asks to stop it
+    keys(game, ["1"])                               # no: the game goes on
+    assert game.sim.box.state_name() == "ready"
+    keys(game, [" "], ms=100)
+    assert game.sim.box.state_name() == "rolling"
     game.sim.run_until(game.sim.now_us + 1700000)
     assert game.sim.box.state_name() == "grab"
 

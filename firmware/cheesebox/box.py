@@ -17,6 +17,13 @@ Buttons: each station has a buzzer; ROLL acts on release. Holding ROLL for
 300 ms and then pressing a buzzer is the gesture (Cheese Master: a table
 penalty); a buzzer pressed while ROLL was only touched is an ordinary press,
 and that ROLL press then does nothing. ROLL held for 2 s is a long press.
+
+Stopping a game: a long ROLL while the game is in progress (the game says
+when: game.in_progress()) asks "stop?" on the dice, with the game frozen.
+ROLL within 5 s stops it (logged, the save dropped, back to joining);
+anything else, or 5 s, and the game goes on exactly where it was (its
+timers moved on by the pause: game.paused(ms)). One gesture for every game,
+so no game can give a long ROLL a meaning of its own mid-game.
 """
 from array import array
 
@@ -33,6 +40,7 @@ N_INPUTS = const(9)
 _LONG_MS = const(2000)          # long ROLL press
 _STALE_MS = const(60000)        # a ticks_us stamp older than this is only "before"
 _GESTURE_US = const(300000)     # ROLL held this long before a buzzer: the gesture
+_ASK_MS = const(5000)           # "stop?" waits this long for ROLL, then the game goes on
 STUCK_MS = const(5000)         # a button held this long is stuck: ignored until let go
 _BLINK_MS = const(250)
 NO_ANSWER = const(255)         # no plate placed
@@ -108,6 +116,8 @@ class Box:
         self._animate = True
         self.redraw = True             # tracks need drawing (input, timer, state)
         self.look = -1                 # the picture last drawn (game.look, stuck blink)
+        self.asking = False            # "stop?" is up: the game is frozen
+        self.ask_at = 0                # when it was asked (ticks_ms)
         if store is not None:           # the saved game's module, or the first pick
             self.saved = run_once("offer", "saved_game", self, store)
         else:
@@ -115,7 +125,8 @@ class Box:
         self.log("boot", {"board": board.name, "resume": self.saved is not None})
         if self.saved is not None:
             self.mode = _RESUME
-            if resume_now:               # back from a watchdog reset: no questions
+            # back from a watchdog reset, or a finished game's result: no questions
+            if resume_now or self.saved[3]:
                 self._resume()
         self._render_dice()
 
@@ -138,7 +149,7 @@ class Box:
 
     def state_name(self):
         if self.mode == _PLAY:
-            return self.game.state_name()
+            return "stop?" if self.asking else self.game.state_name()
         return "join" if self.mode == JOIN else "resume"
 
     @property
@@ -161,7 +172,9 @@ class Box:
         for i in range(n):
             self._on_input(cap.kind[i], cap.input[i], cap.time[i])
         self._check_stuck(now)
-        if self.mode == _PLAY:
+        if self.asking:
+            self._ask_timer(now)
+        elif self.mode == _PLAY:
             self.game.timers(now)
         if self._animate:
             self.tunes.step(now)
@@ -192,7 +205,10 @@ class Box:
         d = self.capture.next_deadline(self.port.ticks_us())
         if d >= 0:
             best = (d + 999) // 1000
-        w = self.game.timer_wake(now) if self.mode == _PLAY else -1
+        if self.asking:
+            w = self._ask_wake(now)
+        else:
+            w = self.game.timer_wake(now) if self.mode == _PLAY else -1
         if w >= 0 and (best < 0 or w < best):
             best = w
         w = self._stuck_wake(now)
@@ -222,6 +238,8 @@ class Box:
                 self.plate_us[s] = us[s] if us is not None else port.ticks_us()
                 self.plate_ms[s] = self.now
                 if self.mode == _PLAY and not (self.stuck >> s) & 1:
+                    if self.asking:
+                        self._go_on("plate")    # the plate still counts for the game
                     self.game.on_answer(s, self.plate[s])
 
     def _placed_before(self, s, t_us):
@@ -275,12 +293,25 @@ class Box:
             elif self.roll_down:
                 self.roll_down = False
                 if not self.roll_used:
-                    if ticks.diff(t_us, self.roll_down_us) >= _LONG_MS * 1000:
+                    long = ticks.diff(t_us, self.roll_down_us) >= _LONG_MS * 1000
+                    if self.asking:
+                        if long:
+                            self._go_on("long ROLL")
+                        else:
+                            self._stop()
+                    elif long:
                         self._on_long_roll(t_us)
                     else:
                         self._on_roll(t_us)
             return
         if kind != PRESS or inp >= self.n:
+            return
+        if self.asking:
+            # any buzzer (also in a gesture): the game goes on; the press does
+            # nothing else, nor does the ROLL press it overlapped
+            if self.roll_down:
+                self.roll_used = True
+            self._go_on(name(inp))
             return
         if self.roll_down:
             # a ROLL press a buzzer overlapped does nothing when let go
@@ -366,8 +397,52 @@ class Box:
             self._render_dice()
         elif self.mode == JOIN:
             self.pick_game(self.picked + 1)
+        elif self.game.in_progress():
+            self._ask_stop()
         else:
             self.game.on_long_roll(t_us)
+
+    # -- stopping a game ------------------------------------------------------
+    def _ask_stop(self):
+        """A long ROLL mid-game: "stop?" on the dice, the game frozen."""
+        self.asking = True
+        self.ask_at = self.now
+        self.log("stop_asked", {"state": self.game.state_name()})
+        self.tunes.play(sound.MENU, self.now)
+        self.redraw = True
+        if self._animate:
+            self._render_dice()
+
+    def _ask_timer(self, now):
+        """Nobody answered "stop?" in 5 s: the game goes on (a ROLL held down
+        then is an answer on its way: its release decides)."""
+        if not self.roll_down and ticks.diff(now, self.ask_at) >= _ASK_MS:
+            self._go_on("timeout")
+
+    def _ask_wake(self, now):
+        """ms until "stop?" times out (-1 while ROLL is held: it answers)."""
+        if self.roll_down:
+            return -1
+        return max(0, _ASK_MS - ticks.diff(now, self.ask_at))
+
+    def _stop(self):
+        """ROLL answered "stop?": the game is over unfinished, nothing to resume."""
+        self.asking = False
+        self.log("stop", {"game": self.module.NAME, "state": self.game.state_name()})
+        self.tunes.play(sound.LEAVE, self.now)
+        self.back_to_join()
+
+    def _go_on(self, why):
+        """Anything but ROLL answered "stop?" (or nobody did): the game goes
+        on exactly where it was, its timers moved on by the pause."""
+        self.asking = False
+        paused = ticks.diff(self.now, self.ask_at)
+        self.game.paused(paused)
+        self.log("go_on", {"why": why, "paused_ms": paused})
+        self.tunes.play(sound.TAKE_BACK, self.now)
+        self.redraw = True
+        if self._animate:
+            self.game.render_dice()
 
     def pick_game(self, i):
         """Offer game number i (games.GAMES) at the joining screen; False
@@ -421,6 +496,7 @@ class Box:
             self.joined[s] = 0
         self.game = None
         self.mode = JOIN
+        self.asking = False
         if self.store is not None:
             self.store.clear()
         self.redraw = True
@@ -428,8 +504,11 @@ class Box:
             self._render_dice()
 
     # -- saving and resuming ----------------------------------------------
-    def save(self, state):
-        """Save the game's state (None: the game is over, nothing to resume)."""
+    def save(self, state, final=False):
+        """Save the game's state (None: nothing to resume). final: the game
+        is over and its final screen is up: after a power cut or a watchdog
+        reset the box goes straight back to it, with no offer to resume, until
+        the game saves again or the table goes back to joining."""
         if self.store is None:
             return
         try:
@@ -442,6 +521,8 @@ class Box:
                 state["board"] = self.board.name
                 state["joined"] = list(self.joined)
                 state["games"] = self.games
+                if final:
+                    state["final"] = True    # absent in saves from before it existed
                 self.store.save(state)
         except OSError as e:              # flash full or failing: play on, say so
             self.log("error", {"what": "cannot save the game: %s" % e})
@@ -465,7 +546,7 @@ class Box:
         self.saved = None
         if saved is None:
             return
-        joined, self.games, state = saved
+        joined, self.games, state, final = saved
         for s in range(8):
             self.joined[s] = joined[s]
         self.game = self.module.resume(self, state)
@@ -475,6 +556,11 @@ class Box:
     def _render_dice(self):
         """The dice matrices for the current state (not the animations)."""
         d = self.display
+        if self.asking:
+            # "stop?": a stop sign, a question mark, a tick for ROLL
+            for i in range(N_DICE):
+                d.die(i, ("stop", "question", "check")[i] if i < 3 else "blank")
+            return
         if self.mode == _PLAY:
             self.game.render_dice()
             return
@@ -490,7 +576,9 @@ class Box:
                 d.die(1, str(self.notice_code))
 
     def _render(self, now):
-        if self.mode == _PLAY:
+        if self.asking:
+            look = self.look & ~1            # the game's tracks stay as they were
+        elif self.mode == _PLAY:
             look = self.game.look(now) * 2
         else:
             look = 0
@@ -501,7 +589,9 @@ class Box:
         self.redraw = False
         self.look = look
         d = self.display
-        if self.mode == _PLAY:
+        if self.asking:
+            pass
+        elif self.mode == _PLAY:
             self.game.draw_tracks(now, look >> 1)
         elif self.mode == _RESUME:
             self.module.render_saved(self, self.saved[2])

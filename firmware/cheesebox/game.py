@@ -25,9 +25,11 @@ flow and its drawing, and reaches the box only through the members in BOX
                               (now: box.ticks_us()), and "only keys from now
                               on count"
     read_file(name)        -- a game's own data file on the flash, or None
-    save(state)            -- save the game's part (a dict; None: over); the
-                              box adds and checks the envelope (board, joined,
-                              games)
+    save(state, final=False) -- save the game's part (a dict; None: nothing
+                              to resume); final: on the final screen, which a
+                              power cut or watchdog reset then boots straight
+                              back into; the box adds and checks the envelope
+                              (board, joined, games, final)
     back_to_join()         -- the game is over: the table joins again
     problem(what, code=0)  -- say something is wrong (log, cross on the dice)
 
@@ -48,7 +50,11 @@ Module level
 The game object
     state, state_name(), rolling (a quiet moment to collect garbage),
     in_game() (penalties and presses count), status(fields) (console),
-    start(), on_buzz(s, t_us), on_roll(t_us), on_long_roll(t_us),
+    in_progress() (a long ROLL asks "stop?": the box's one stop gesture),
+    paused(ms) ("stop?" was answered no after ms: move every timer on by ms,
+    so the game goes on exactly where it was),
+    start(), on_buzz(s, t_us), on_roll(t_us),
+    on_long_roll(t_us) (only while not in progress: the final screen, menus),
     on_gesture(s) (ROLL held, then s's buzzer), on_answer(s, value),
     timers(now), timer_wake(now) (ms, -1 none), look(now) (an int that
     changes when the tracks must be redrawn by time alone),
@@ -60,9 +66,9 @@ BOX = ("display", "tunes", "log", "now", "ticks_us", "animate", "redraw", "show_
        "plates_from", "read_file", "save", "back_to_join", "problem")
 MODULE = ("NAME", "MIN_PLAYERS", "MAX_PLAYERS", "picked", "fits", "draw_join", "unpack", "render_saved",
           "resume", "new")
-OBJECT = ("state", "state_name", "rolling", "in_game", "status", "start", "on_buzz", "on_roll",
-          "on_long_roll", "on_gesture", "on_answer", "timers", "timer_wake", "look", "draw_tracks",
-          "render_dice")
+OBJECT = ("state", "state_name", "rolling", "in_game", "in_progress", "paused", "status", "start",
+          "on_buzz", "on_roll", "on_long_roll", "on_gesture", "on_answer", "timers", "timer_wake",
+          "look", "draw_tracks", "render_dice")
 
 
 def check_module(mod):

@@ -265,6 +265,16 @@ ICONS = {
         b"...WW...",
         b"........",
     ),
+    "stop": (      # "stop?": an octagon with a bar across, a shape as well as red
+        b"..RRRR..",
+        b".RRRRRR.",
+        b"RRRRRRRR",
+        b"RWWWWWWR",
+        b"RWWWWWWR",
+        b"RRRRRRRR",
+        b".RRRRRR.",
+        b"..RRRR..",
+    ),
     "blank": (
         b"........",
         b"........",

@@ -10,7 +10,8 @@ from cheesebox import games
 
 
 def envelope(box, d):
-    """(joined, games) of a saved game, checked; raises saying why not."""
+    """(joined, games, final) of a saved game, checked; raises saying why
+    not. final: saved on the game's final screen (the box goes back to it)."""
     if d["board"] != box.board.name:
         raise ValueError("saved on board %r" % d["board"])
     saved = d["joined"]
@@ -24,12 +25,16 @@ def envelope(box, d):
     played = d.get("games", 1)
     if type(played) is not int or played < 0:
         raise ValueError("saved games: %r" % (played,))
-    return joined, played
+    final = d.get("final", False)       # saves from before the final screen was kept: absent
+    if final is not True and final is not False:
+        raise ValueError("saved final: %r" % (final,))
+    return joined, played, final
 
 
 def saved_game(box, store):
     """Load the saved game's module (else the box's first pick) and return
-    (joined, games, the game's unpacked part), or None: nothing to offer."""
+    (joined, games, the game's unpacked part, final), or None: nothing to
+    offer."""
     saved = store.load()
     if store.problem:
         box.problem(store.problem)
@@ -45,8 +50,8 @@ def saved_game(box, store):
     if saved is None:
         return None
     try:
-        joined, played = envelope(box, saved)
-        return (joined, played, mod.unpack(box, saved))
+        joined, played, final = envelope(box, saved)
+        return (joined, played, mod.unpack(box, saved), final)
     except (KeyError, ValueError, TypeError, IndexError) as e:
         box.problem("saved game unusable: %s" % e)
         store.clear()

@@ -108,14 +108,19 @@ def render_saved(box, saved):
 
 
 def resume(box, saved):
-    """The saved game again, between rounds, the marked player to roll."""
+    """The saved game again: between rounds, the marked player to roll; or
+    its final screen (game over, the King), as it was when the power went."""
     g = CheeseMaster(box, None)
     g.match, g.campaign, g.choice, g.in_play = saved
     g.scored_at = ticks.add(box.now, -_LOSS_MS)
     m = g.match
+    c = g.campaign
     box.log("resume", {"round": m.rounds_played,
                        "points": dict((name(s), m.points[s]) for s in range(8) if m.joined[s])})
-    g.set_state(GAMEOVER if m.phase == M.OVER else READY)
+    if m.phase != M.OVER:
+        g.set_state(READY)
+    else:
+        g.set_state(KING if c is not None and c.king >= 0 else GAMEOVER)
     return g
 
 
@@ -167,6 +172,21 @@ class CheeseMaster:
         """True while a game runs (penalties count, presses are logged)."""
         return self.state in (READY, _TOUR, ROLLING, GRAB, CHECK)
 
+    def in_progress(self):
+        """A long ROLL asks "stop?" (box.py): in a game, a campaign's too. At
+        the menu and on the final screens a long ROLL keeps its own meaning."""
+        return self.in_game()
+
+    def paused(self, ms):
+        """The table answered "stop?" with no after ms: every timer moves on
+        by ms (the roll, the tour, the check, the blinks, the 1 s guard)."""
+        self.state_at = ticks.add(self.state_at, ms)
+        self.next_frame = ticks.add(self.next_frame, ms)
+        self.scored_at = ticks.add(self.scored_at, ms)
+        for s in range(8):
+            self.flash_until[s] = ticks.add(self.flash_until[s], ms)
+        self.box.redraw = True
+
     def status(self, fields):
         """The console's `state` answer: this game's part."""
         m = self.match
@@ -187,9 +207,9 @@ class CheeseMaster:
                 "match": self.match.snapshot(),
                 "campaign": c.snapshot() if c is not None else None}
 
-    def _save(self):
+    def _save(self, final=False):
         if self.match is not None:
-            self.box.save(self.snapshot())
+            self.box.save(self.snapshot(), final)
 
     # -- inputs -----------------------------------------------------------
     def on_answer(self, s, value):
@@ -327,15 +347,14 @@ class CheeseMaster:
             self.box.back_to_join()
 
     def on_long_roll(self, t_us):
+        """Only outside a game (in one, the box asks "stop?"): at game over it
+        ends the campaign or goes back to joining; at the menu it is ROLL."""
         st = self.state
         if st == GAMEOVER:
             if self.campaign is not None:
                 self._end_campaign()
             else:
                 self.box.back_to_join()
-        elif self.campaign is not None and self.in_game():
-            # the table abandons the campaign: no king, back to joining
-            self.box.back_to_join()
         elif st != KING:
             self.on_roll(t_us)
 
@@ -367,7 +386,7 @@ class CheeseMaster:
         if len(leaders) == 1:
             c.king = leaders[0]
             c.tiebreak = []
-            box.save(None)                  # the campaign is over: nothing to resume
+            self._save(True)                # the King's screen survives a power cut
             self.set_state(KING)
             box.tunes.play(sound.KING, box.now)
         else:
@@ -455,10 +474,8 @@ class CheeseMaster:
         if self.campaign is not None:
             self.campaign.record(m.winner)
         box.log("winner", {"p": name(m.winner), "out": [name(s) for s in m.eliminated]})
-        if self.campaign is not None:
-            self._save()                    # the campaign goes on: keep its tally
-        else:
-            box.save(None)
+        # the final screen (and a campaign's tally) survives a power cut
+        self._save(True)
         self.set_state(GAMEOVER)
         box.tunes.play(sound.WIN, box.now)
 

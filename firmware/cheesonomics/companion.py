@@ -178,6 +178,18 @@ class Companion:
     def in_game(self):
         return self.state == _TURN
 
+    def in_progress(self):
+        """A long ROLL asks "stop?" (box.py): from the layout to the last turn.
+        On the variant choice and the final screen it goes back to joining."""
+        return self.state == _TURN or self.state == _LAYOUT
+
+    def paused(self, ms):
+        """"stop?" answered no after ms: the money on demand and the blinks
+        go on where they were."""
+        self.state_at = ticks.add(self.state_at, ms)
+        self.money_until = ticks.add(self.money_until, ms)
+        self._changed()
+
     def status(self, fields):
         b = self.bank
         fields["variant"] = "advanced" if self.advanced else "basic"
@@ -253,11 +265,17 @@ class Companion:
                 box.tunes.play(sound.TAKE_BACK, box.now)
                 self._changed()
         elif self.state == _FINAL:
-            self.set_state(_VARIANT)         # another game, the same players
+            self._leave_final()
 
     def on_long_roll(self, t_us):
-        if self.state != _TURN:
-            self.box.back_to_join()
+        """Only outside a game (in one, the box asks "stop?")."""
+        self.box.back_to_join()
+
+    def _leave_final(self):
+        """ROLL on the final screen: another game, the same players; the
+        result kept for a power cut is dropped now the table has left it."""
+        self.box.save(None)
+        self.set_state(_VARIANT)
 
     # -- the game ---------------------------------------------------------
     def _new_game(self):
@@ -287,10 +305,8 @@ class Companion:
             self._changed()
 
     def _save(self):
-        if self.bank.over:
-            self.box.save(None)
-        else:
-            self.box.save(self.snapshot())
+        # over: the final screen, kept until the table leaves it
+        self.box.save(self.snapshot(), self.bank.over)
 
     def _step(self):
         """The step the active player is on, from the values entered so far."""

@@ -115,16 +115,18 @@ def test_game_over_then_another_game_or_back_to_joining():
     assert sim.box.state_name() == "final"
     final = logged(lines, "final")
     assert final[0]["winners"] == ["P1", "P2", "P3"]        # nobody earned: all tied
-    assert "game.json" not in sim.fs.files
+    assert "game.json" in sim.fs.files          # the final screen, kept for a power cut
     r = run_script(sim, "rollbutton\n")
-    assert r["state"] == "variant"
+    assert r["state"] == "variant" and not r["saved"]              # left: nothing to come back to
     r = run_script(sim, "variant advanced\n")
     assert r["cheesonomics"]["variant"] == "advanced" and r["games"] == 2
     bank = sim.box.game.bank
     bank.deck = 0
     run_script(sim, "pass %s\n" % r["cheesonomics"]["turn"])
     r = run_script(sim, "holdroll 2500\n")
-    assert r["state"] == "turn"         # a long ROLL in a turn does not end the game
+    assert r["state"] == "stop?"        # a long ROLL in a turn only asks
+    r = run_script(sim, "buzz P1\n")
+    assert r["state"] == "turn"         # and any buzzer says no
 
 
 def test_dials_work_without_touching_a_key():

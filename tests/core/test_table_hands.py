@@ -246,14 +246,19 @@ def test_campaign_tally_is_on_the_tracks_between_games():
 
 
 def test_campaign_can_be_abandoned_in_a_game_and_ended_at_game_over():
-    r, sim = play("players 2\ndice king\n" + ROUND_P1 * 2 + "holdroll 2500\n")
+    # the stop gesture: a long ROLL asks, ROLL confirms
+    r, sim = play("players 2\ndice king\n" + ROUND_P1 * 2 + "holdroll 2500\nrollbutton\n")
     assert r["state"] == "join" and "campaign" not in r and not r["saved"]
     # a new campaign starts from nothing: nobody has joined
-    r, sim = play("players 2\ndice king\n" + ROUND_P1 * 2 + "holdroll 2500\nplayers 2\ndice king\n")
+    r, sim = play("players 2\ndice king\n" + ROUND_P1 * 2 +
+                  "holdroll 2500\nrollbutton\nplayers 2\ndice king\n")
     assert r["campaign"] == {"game": 1, "wins": {"P1": 0, "P2": 0}, "king": None}
-    # at game over: hold ROLL 2 s ends it and crowns the king; no saved game is left
+    # at game over: hold ROLL 2 s ends it and crowns the king; only the King's
+    # screen is saved (a power cut comes back to it), ROLL then leaves it
     r, sim = play("players 2\ndice king\n" + GAME_P1 + "holdroll 2500\n")
-    assert r["state"] == "king" and r["campaign"]["king"] == "P1" and not r["saved"]
+    assert r["state"] == "king" and r["campaign"]["king"] == "P1" and r["saved"]
+    r = run_script(sim, "rollbutton\n")
+    assert r["state"] == "join" and not r["saved"]
 
 
 def test_back_to_joining_nobody_is_joined():
