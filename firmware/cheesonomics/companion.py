@@ -419,7 +419,8 @@ class Companion:
             box.plates_from(box.ticks_us())    # the next player starts with no key
         if b.final_turns() and not b.over and not self.final_said:
             self.final_said = True
-            box.log("final_turns", {"left": [name(self.stations[q]) for q in range(b.n)
+            left = [(b.cur + i) % b.n for i in range(b.n)]   # in turn order
+            box.log("final_turns", {"left": [name(self.stations[q]) for q in left
                                              if self.left_in_final(q)]})
         if b.over:
             self._final()
