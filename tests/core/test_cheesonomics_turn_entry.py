@@ -58,7 +58,7 @@ def test_a_locked_type_is_refused_at_which_with_a_sign_and_the_player_stays():
 
 def _take_off(bank, country):
     """Lay other countries' cards (from the hands) where `country`'s lie: it leaves the market."""
-    spare = [m for m in range(25) if m not in bank.mk and bank.cards.country[m] != country]
+    spare = [m for m in range(25) if m not in list(bank.mk) and bank.cards.country[m] != country]
     for i in range(15):
         if bank.cards.country[bank.mk[i]] == country:
             bank.mk[i] = spare.pop()
