@@ -26,6 +26,7 @@ MARK = const(6)
 SWAP = const(7)
 CARD_C = const(8)
 CARD_K = const(9)
+ACTION_NAMES = ("pass", "collect by animal", "collect by place", "produce", "sell")   # action keys 0-4
 STEP_NAMES = ("action", "which", "cards", "animal", "country", "pieces", "forbid mark",
               "exchange", "laid card's country", "laid card's signs")
 # what die 6 shows for the step (the step in letters, not colour alone)
