@@ -21,7 +21,7 @@ from cheesebox.display import OFF, STATION
 from cheesebox.events import name
 from cheesebox.font import rows_for
 from cheesonomics.cardfile import NONE
-from cheesonomics.entry import ACT, COUNTRY, STEP_NAMES, STEP_SIGNS, LOW, HIGH, Entry, card_kind, kind_name
+from cheesonomics.entry import COUNTRY, STEP_NAMES, STEP_SIGNS, LOW, HIGH, Entry, card_kind, kind_name
 from cheesonomics.scoring import RuleError
 
 NAME = "cheesonomics"
