@@ -4,6 +4,10 @@
 # tap entering one step; a refusal at the step where it becomes knowable,
 # with a sign on the station; undo; what the table must see on the dice and
 # tracks. Runs on CPython and MicroPython (tests/mp_runner.py).
+# compiled once here, before a simulated box holds the heap: its names are
+# interned now, so the qstr pool's next 4.6 KB block is not wanted later,
+# in a heap the box has fragmented (the small MicroPython of make test-mp)
+import cheesonomics.companion  # noqa: F401
 from flowkit import START_CHEESONOMICS as START
 from flowkit import board, logged, track
 from sim.scenario import Sim, run_script
