@@ -130,10 +130,10 @@ def _cheesonomics():
         first = int(market["first"][1:]) - 1
         for s in (first, (first + 1) % 5):
             since = len(t.events)
-            for v in (2, 3):            # produce 3
+            for v in (3, 3):            # produce 3: a key a value, then the buzzer
                 t.key(s, v)
                 t.run(90)
-                t.press(s)
+            t.press(s)
             t.wait_event("action", 5000, since=since)
         since = len(t.events)
         t.pico.send("state\r\n")

@@ -77,7 +77,7 @@ EVENTS = {
     "winner": {"p": _player, "out": _players},
     "stuck": {"input": _input},
     "unstuck": {"input": _input},
-    "resume": {"round": _count, "points": _points},
+    "resume": {},                           # the game's own fields: RESUME below
     "discard": {},
     "pick": {"game": lambda v: isinstance(v, str)},
     "stop_asked": {"state": lambda v: isinstance(v, str)},
@@ -90,6 +90,8 @@ EVENTS = {
     "action": {"p": _player, "act": lambda v: v in ("collect", "produce", "sell", "pass"),
                "money": _count, "deck": _count},
     "not_allowed": {"p": _player, "why": lambda v: isinstance(v, str)},
+    "undo": {"p": _player, "money": _count, "deck": _count},
+    "final_turns": {"left": _players},
     "final": {"money": _money, "bonus": _money, "winners": _players},
     "error": {"what": lambda v: isinstance(v, str)},
     "state": {"state": lambda v: isinstance(v, str), "points": _points, "rounds": _count,
@@ -98,6 +100,10 @@ EVENTS = {
     "watchdog": {"hung_ms": _count},        # from the simulator: the box was reset
     "dropped": {"lines": _count},           # lines the USB host did not take in time
 }
+
+# `resume` carries the resumed game's own fields
+RESUME = {"cheese master": {"round": _count, "points": _points},
+          "cheesonomics": {"turns": _count, "deck": _count, "money": _money}}
 
 
 def validate(obj):
@@ -116,7 +122,12 @@ def validate(obj):
     t = obj.get("t")
     if not _is_int(t) or not 0 <= t < TICKS_PERIOD:
         raise LogError("%s: 't' must be box ms ticks 0-%d, got %r" % (ev, TICKS_PERIOD - 1, t))
-    for field, check in EVENTS[ev].items():
+    checks = EVENTS[ev]
+    if ev == "resume":
+        checks = RESUME.get(obj.get("game", "cheese master"))
+        if checks is None:
+            raise LogError("resume: unknown game %r" % (obj.get("game"),))
+    for field, check in checks.items():
         if field not in obj:
             raise LogError("%s: field '%s' is missing" % (ev, field))
         if not check(obj[field]):

@@ -39,7 +39,7 @@ def steps(port, box, t_us):
                 e = first[0]
             else:
                 due = first[0] + settle
-                if 0 <= nxt <= t_us and due <= nxt:
+                if 0 <= nxt <= t_us and due <= nxt and not 0 <= rep <= max(due, port.t):
                     if due > port.t:
                         port.t = due
                     port.poll(cap)

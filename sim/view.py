@@ -58,8 +58,8 @@ HINTS = {
     "resume": "ROLL: resume the saved game; L (hold ROLL): a new game",
     "variant": "any buzzer: basic (die 6: -) or advanced (+); ROLL starts",
     "final": "ROLL: another game, same players; L (hold ROLL): back to joining",
-    "layout": "lay out the market cards the dice show (number among its country's cards, side A/B;"
-              " die 6: sector 1-3), deal the others; ROLL or a buzzer: next sector",
+    "layout": "lay out the market cards the dice show (in the country's colour: signs up, then on the"
+              " back; die 6: sector 1-3), deal the others; ROLL or a buzzer: next sector",
 }
 COMPACT_W = 112     # narrower (or lower) than this: help below the box, no borders
 COMPACT_H = 30
@@ -67,20 +67,24 @@ COMPACT_H = 30
 
 def step_legend(g):
     """The Cheesonomics step the active player is on, with what each value means."""
+    from cheesonomics import entry as E
     c = g.cards
-    mod = sys.modules[type(g).__module__]
-    st = g._step()
-    names = {mod.ACT: ("pass", "collect", "produce", "sell"), mod.KIND: (None, "animal", "place"),
-             mod.ANIMAL: (None,) + tuple(c.animals), mod.COUNTRY: (None,) + tuple(c.countries),
-             mod.MARK: ("none",) + tuple(c.marks), mod.CARD_C: (None,) + tuple(c.countries),
-             mod.SIDE: (None, "A", "B")}
-    if st == mod.WHICH:
-        names[st] = (None,) + tuple(c.animals if g.values[1] == 1 else c.places)
+    e = g.entry
+    if e.complete(g.advanced):
+        return "confirm: your buzzer"
+    st = e.step()
+    kinds = (None,) + tuple(E.kind_name(i) for i in range(1, 5))
+    names = {E.ACT: ("pass", "collect animal", "collect place", "produce", "sell"),
+             E.ANIMAL: (None,) + tuple(c.animals), E.COUNTRY: (None,) + tuple(c.countries),
+             E.MARK: ("none",) + tuple(c.marks), E.CARD_C: (None,) + tuple(c.countries),
+             E.SWAP: ("turn over",) + kinds[1:], E.CARD_K: kinds}
+    if st == E.WHICH:
+        names[st] = (None,) + tuple(c.animals if e.v[0] == 1 else c.places)
     legend = names.get(st)
     if legend is None:
         return g.step_name()
-    return "%s: %s" % (mod.STEP_NAMES[st], ", ".join("%d %s" % (v, legend[v]) for v in range(len(legend))
-                                                    if legend[v] is not None))
+    return "%s: %s" % (E.STEP_NAMES[st], ", ".join("%d %s" % (v, legend[v]) for v in range(len(legend))
+                                                  if legend[v] is not None))
 
 
 def hint(sim):
@@ -107,9 +111,13 @@ def hint(sim):
     elif state == "turn":
         g = box.game
         s = g.active()
-        keys = "%s then a digit (%s)" % (PLATE_KEYS[s], "dial" if box.dials else "key")
-        text = "P%d, %s: %s, then %d (buzzer); space (ROLL): back a step; other buzzers: their money" % (
-            s + 1, step_legend(g), keys, s + 1)
+        if box.dials:
+            how = "%s then a digit (dial), then %d (buzzer)" % (PLATE_KEYS[s], s + 1)
+        else:
+            how = "%s then a digit (a key each value), then %d (buzzer) once" % (PLATE_KEYS[s], s + 1)
+        text = ("P%d, %s: %s; space (ROLL): back a step (nothing keyed: deck and money); "
+                "hold space then the last player's buzzer: undo; other buzzers: their money" % (
+                    s + 1, step_legend(g), how))
     else:
         text = HINTS.get(state, "")
     if m is not None and box.game.campaign is not None and state in ("ready", "gameover"):

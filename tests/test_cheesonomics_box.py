@@ -1,7 +1,8 @@
 """Cheesonomics with the box as market and bank, checked against the full
 rules engine: bots play whole games on engine.Game (which sees every card),
 and each of their turns is keyed in at the box's stations the way a table
-would (a value, the buzzer; firmware/cheesonomics/companion.py). The box never
+would (keys: a key a value, then the buzzer; a dial: value, buzzer a step;
+firmware/cheesonomics/entry.py). The box never
 sees a card, yet it must end with the same money, bonuses and winners, having
 refused nothing. Stations are picked apart on purpose (P2, P5, ...): seats
 follow station order."""
@@ -36,34 +37,33 @@ def start(board, stations, advanced, seed):
 
 
 def key_in(sim, s, values):
-    for v in values:
-        sim.place(s, v)
-        sim.press(s)
+    from sim.cheesonomics.boxscript import _enter
+    _enter(sim, s, values)          # keys: one a value, then the buzzer; dials: value, buzzer
 
 
 def entries(g, name, args, kwargs):
-    """What the active player keys in at the box for one engine action."""
+    """What the active player keys in at the box for one engine action
+    (firmware/cheesonomics/entry.py): market cards by their signs up|back."""
+    from cheesonomics.entry import card_kind
     if name == "pass_turn":
         return [0]
     if name == "collect":
         t = args[0]
-        return [1, 1 + t // 5, 1 + t % 5]
+        return [1 + t // 5, 1 + t % 5]
     if name == "produce":
-        return [2, len(args[1])]
+        return [3, len(args[1])]
     a, country, sold = args[0], args[1], args[2]
     action = args[3] if len(args) > 3 else kwargs.get("action")
     replace = args[4] if len(args) > 4 else kwargs.get("replace")
-    v = [3, a + 1, country + 1, len(sold)]
+    v = [4, a + 1, country + 1, len(sold)]
     if g.advanced:
         v.append(action[1] + 1 if action is not None and action[0] == "forbid" else 0)
         if replace is None:
             v.append(0)
         else:
-            pos = [i for i in range(15) if g.cards.country[g.mk[i]] == country]
-            m = replace[2]
-            c = g.cards.country[m]
-            number = 1 + sum(1 for x in range(m) if g.cards.country[x] == c)
-            v += [1 + pos.index(replace[1]), c + 1, number, replace[3] + 1]
+            pos, m, side = replace[1], replace[2], replace[3]
+            v += [card_kind(g.cards, g.mk[pos], g.side[pos]), g.cards.country[m] + 1,
+                  card_kind(g.cards, m, side)]
     return v
 
 

@@ -324,9 +324,10 @@ def test_cheesonomics_on_the_box_in_the_terminal():
     assert "1 France" in text and "5 Greece" in text and "6 turn, money" in text
     assert "turn P3" in text and "deck 42" in text and "P1 0 · P2 0 · P3 0" in text
     h = hint(sim)
-    assert h.startswith("P3, action: 0 pass, 1 collect, 2 produce, 3 sell: e then a digit")
-    run_script(sim, "enter P3 3 1\n")
-    assert hint(sim).startswith("P3, country: 1 France, 2 Italy")
+    assert h.startswith("P3, action: 0 pass, 1 collect animal, 2 collect place, 3 produce, 4 sell: "
+                        "e then a digit")
+    run_script(sim, "produce P3 2\nproduce P1 1\nanswer P2 4\nanswer P2 1\n")
+    assert hint(sim).startswith("P2, country: 1 France, 2 Italy")
     game = Game(sim)
     console = Console(record=True, width=80, height=24, file=io.StringIO())
     console.print(game.frame(80, 24))

@@ -140,32 +140,12 @@ class Bank(Turns):
             self.table[p] = 0           # unsold pieces leave the game after the count
         self._award(unsold, self.sold)
 
-    # -- market cards by label ------------------------------------------------------
-    def card_number(self, m):
-        """Market card m's number among its country's 5 (1..5, card list order)."""
-        c = self.cards.country[m]
-        i = 1
-        for x in range(m):
-            if self.cards.country[x] == c:
-                i += 1
-        return i
-
+    # -- market cards by what is printed on them ---------------------------------
     def card_label(self, m):
-        """'Italy 3': the country and the card's number among its 5 (card list order)."""
-        return "%s %d" % (self.cards.countries[self.cards.country[m]], self.card_number(m))
-
-    def card_by_label(self, country, i):
-        """Market card number i (1..5) of `country`, as a player keys it in."""
-        if not whole(country) or country < 0 or country > 4:
-            raise RuleError("no country %r" % (country,))
-        if not whole(i) or i < 1 or i > 5:
-            raise RuleError("a country's cards are numbered 1 to 5, not %r" % (i,))
-        for m in range(25):
-            if self.cards.country[m] == country:
-                i -= 1
-                if i == 0:
-                    return m
-        raise RuleError("%s has fewer than 5 cards" % self.cards.countries[country])
+        """'Italy 1|2': the country and the signs on side A | side B (cards
+        carry no number: a kind is its country and its two signs)."""
+        sides = self.cards.sides
+        return "%s %d|%d" % (self.cards.countries[self.cards.country[m]], sides[2 * m], sides[2 * m + 1])
 
     # -- saving --------------------------------------------------------------------
     def snapshot(self):

@@ -3,19 +3,16 @@
 The players keep their milk-cheese cards in their hands; the box keeps the
 15 market cards, the money, the draw deck's count, the knife locks and the
 end-of-game arithmetic (bank.py). Each turn the active player enters what
-they do at their own station: a value on the answer keys (or the dial),
-confirmed with their buzzer, one step at a time (docs/cheesonomics-box.md):
+they do at their own station (entry.py has the steps and their checks):
+on answer keys each key is a value, taken or refused at once, and one
+buzzer press confirms the whole action; on a dial the buzzer confirms the
+dial's value one step at a time (docs/cheesonomics-box.md).
 
-  action   1 collect milk, 2 produce cheese, 3 sell cheese (0 pass: final turns only)
-  collect  1 an animal or 2 a place, then which one (1-5)
-  produce  how many cards laid out (1-5)
-  sell     animal (1-5), country (1-5), pieces (1-3); advanced variant: the
-           special mark it forbids (0 none, 1-5), then 0 to turn the country's
-           cards over or k to exchange its k-th market card for one of the
-           player's own (country 1-5, number 1-5, side 1-2)
-
-ROLL goes back one step. Another player's buzzer shows their money for 3 s.
-Dice 1-5 show each country's price in its colour, die 6 whose turn it is.
+ROLL goes back one step; with nothing keyed it shows the deck count and the
+active player's money. ROLL held 0.3 s then the buzzer of the player who
+played last undoes that action (until the next player keys a value).
+Another player's buzzer shows their money for 3 s. Dice 1-5 show each
+country's price in its colour, die 6 whose turn it is or the step.
 """
 from micropython import const
 
@@ -24,6 +21,7 @@ from cheesebox.display import OFF, STATION
 from cheesebox.events import name
 from cheesebox.font import rows_for
 from cheesonomics.cardfile import NONE
+from cheesonomics.entry import COUNTRY, STEP_NAMES, STEP_SIGNS, LOW, HIGH, Entry, card_kind, kind_name
 from cheesonomics.scoring import RuleError
 
 NAME = "cheesonomics"
@@ -37,37 +35,28 @@ _FINAL = const(3)
 _LAYOUT = const(4)       # advanced: the dice show the market cards to lay out, sector by sector
 STATE_NAMES = ("join", "variant", "turn", "final", "layout")
 
-# entry steps: (lowest, highest) value, the track colour that says which step
-ACT = const(0)
-KIND = const(1)
-WHICH = const(2)
-COUNT = const(3)
-ANIMAL = const(4)
-COUNTRY = const(5)
-PIECES = const(6)
-MARK = const(7)
-SWAP = const(8)
-CARD_C = const(9)
-CARD_N = const(10)
-SIDE = const(11)
-STEP_NAMES = ("action", "animal or place", "which", "cards", "animal", "country", "pieces",
-              "forbid mark", "exchange", "card's country", "card's number", "side")
-LOW = (0, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1)
-HIGH = (3, 2, 5, 5, 5, 5, 3, 5, 5, 5, 5, 2)
+# the track colour of each entry step (entry.py order); the step is also
+# told by position (keys: one LED per value keyed) and letter (die 6)
 WHITE = (255, 255, 255)
 AMBER = (255, 170, 0)
 GREEN = (0, 200, 0)
 CYAN = (0, 200, 200)
 MAGENTA = (220, 0, 220)
 PLACE = (0, 90, 255)
-STEP_RGB = (WHITE, AMBER, AMBER, GREEN, AMBER, None, GREEN, MAGENTA, CYAN, CYAN, CYAN, CYAN)
+REFUSE_RGB = (255, 0, 0)
+STEP_RGB = (WHITE, AMBER, GREEN, AMBER, None, GREEN, MAGENTA, CYAN, CYAN, CYAN)
 # the five countries' colours (cards.json order), on dice 1-5
 COUNTRY_RGB = ((0, 90, 255), (0, 200, 0), (255, 0, 0), (255, 120, 0), (200, 0, 255))
 DIM = (60, 60, 60)
 
 _NO_VALUE = const(255)
 _BLINK_MS = const(250)
-_MONEY_MS = const(3000)          # money on demand stays up this long
+_MONEY_MS = const(3000)          # money, deck or a sale's sum on the dice this long
+_REFUSE_MS = const(1200)         # a refusal's sign on the station
+_CONFIRM_MS = const(300)         # dials: a buzzer confirms a step this long after the last
+_SHOW_MONEY = const(1)           # what the dice show for a moment (show_what)
+_SHOW_LOOK = const(2)            # the deck count and the active player's money
+_SHOW_SALE = const(3)            # price x pieces = paid
 _CYCLE_MS = const(2000)          # the final screen shows each player this long
 COIN = b"\x3c\x7e\xff\xff\xff\xff\x7e\x3c"
 
@@ -107,7 +96,8 @@ def _load_cards():
 
 def unpack(box, d):
     """A saved game checked field by field; raises saying why it is unusable
-    (RuleError is a ValueError)."""
+    (RuleError is a ValueError). The action that can still be undone is
+    checked as a bank too."""
     from cheesonomics.bank import restore
     stations = d["stations"]
     if not isinstance(stations, list) or not MIN_PLAYERS <= len(stations) <= MAX_PLAYERS:
@@ -119,7 +109,11 @@ def unpack(box, d):
     bank = restore(cards, d["bank"])
     if bank.n != len(stations):
         raise ValueError("saved bank has %d players, %d stations" % (bank.n, len(stations)))
-    return (stations, bank, cards)
+    undo = d.get("undo")
+    if undo is not None:
+        if restore(cards, undo).n != bank.n:
+            raise ValueError("saved undo has another number of players")
+    return (stations, bank, cards, undo)
 
 
 def render_saved(box, saved):
@@ -132,11 +126,14 @@ def render_saved(box, saved):
 
 
 def resume(box, saved):
-    stations, bank, cards = saved
+    stations, bank, cards, undo = saved
     g = Companion(box, stations, cards)
     g.bank = bank
+    g.undo = undo
     g.advanced = bool(bank.advanced)
-    box.log("resume", {"round": sum(bank.turns), "points": {}})
+    box.log("resume", {"game": NAME, "turns": sum(bank.turns), "deck": bank.deck,
+                       "turn": None if bank.over else name(stations[bank.cur]),
+                       "money": dict((name(stations[p]), bank.money[p]) for p in range(bank.n))})
     if bank.over:
         g.set_state(_FINAL)
     elif g.advanced and not sum(bank.turns):
@@ -157,13 +154,23 @@ class Companion:
         self.bank = None
         self.state = _VARIANT
         self.state_at = box.now
-        self.values = bytearray(12)     # the entry so far, one value a step
-        self.k = 0                      # values entered this turn
-        self.sel = _NO_VALUE             # the active player's value now (keys, dial)
-        self.money_s = -1               # station whose money is shown, until money_until
-        self.money_until = 0
+        self.entry = Entry()            # the active player's values so far
+        self.sel = _NO_VALUE             # a dial's value now
+        self.show_what = 0              # what the dice show for a moment (_SHOW_*), until show_until
+        self.show_s = -1                # whose (money: that station; sale: the seller)
+        self.show_until = 0
+        self.sale = (0, 0)              # the last sale's price and pieces
+        self.refuse_until = -1          # the active station shows a refusal until then (-1: none)
+        self.confirmed = ticks.add(box.now, -_CONFIRM_MS)   # dials: ms of the last confirmed step
+        self.shown_k = -1               # dials: the step the station shows (values keyed)
+        self.undo = None                # the bank before the last action (a snapshot), or None
+        self.final_said = False
         self.page = 0                   # the layout's sector on the dice
         self.rows = bytearray(8)
+
+    @property
+    def k(self):
+        return self.entry.k
 
     def start(self):
         self.set_state(_VARIANT)
@@ -197,14 +204,18 @@ class Companion:
             fields["money"] = dict((name(self.stations[p]), b.money[p]) for p in range(b.n))
             fields["turn"] = name(self.stations[b.cur]) if not b.over else None
             fields["deck"] = b.deck
-            fields["step"] = STEP_NAMES[self._step()] if self.state == _TURN else None
+            fields["step"] = STEP_NAMES[self.entry.step()] if self.state == _TURN else None
+            fields["undo"] = self.undo is not None
 
     def snapshot(self):
-        return {"stations": list(self.stations), "bank": self.bank.snapshot()}
+        return {"stations": list(self.stations), "bank": self.bank.snapshot(), "undo": self.undo}
 
     def step_name(self):
         """What the active player enters now, in words (the simulator's hint)."""
-        st = self._step()
+        e = self.entry
+        if self.bank is not None and e.complete(self.advanced):
+            return "confirm (buzzer)"
+        st = e.step()
         return "%s %d-%d" % (STEP_NAMES[st], LOW[st], HIGH[st])
 
     def seat(self, s):
@@ -220,14 +231,49 @@ class Companion:
             return -1
         return self.stations[self.bank.cur]
 
+    def left_in_final(self, p):
+        """Seat p still has a final turn to play (the deck has run out)."""
+        b = self.bank
+        if b is None or b.over or not b.final_turns():
+            return False
+        return (p - b.first) % b.n >= (b.cur - b.first) % b.n
+
     # -- inputs -----------------------------------------------------------
     def on_gesture(self, s):
-        """ROLL held, then a buzzer: nothing in this game."""
+        """ROLL held, then a buzzer: that player's last action is undone."""
+        box = self.box
+        if self.undo is None or self.state not in (_TURN, _FINAL) or self.entry.k:
+            self._say_no(s, "nothing to undo")
+            return
+        from cheesonomics.bank import restore
+        snap = self.undo
+        p = snap["cur"]
+        if self.stations[p] != s:
+            self._say_no(s, "only %s can undo their action" % name(self.stations[p]))
+            return
+        self.bank = restore(self.cards, snap)
+        self.undo = None
+        self.final_said = self.bank.final_turns()
+        box.log("undo", {"p": name(s), "money": self.bank.money[p], "deck": self.bank.deck,
+                         "prices": [self.bank.price(c) for c in range(5)]})
+        box.tunes.play(sound.TAKE_BACK, box.now)
+        self.show_what = 0
+        self.set_state(_TURN)
+        self._save()
+
+    def _say_no(self, s, why):
+        box = self.box
+        box.log("not_allowed", {"p": name(s), "why": why})
+        box.tunes.play(sound.REFUSED, box.now)
 
     def on_answer(self, s, value):
-        if s == self.active():
+        if s != self.active():
+            return
+        if self.box.dials:
             self.sel = value
             self._changed()
+        else:
+            self._offer(s, value)
 
     def on_buzz(self, s, t_us):
         box = self.box
@@ -241,17 +287,51 @@ class Companion:
             self._next_page()
             return
         if self.state == _TURN and s == self.active():
-            v = box.plate_at(s, t_us)
-            if not box.dials:
-                box.plates_from(t_us)       # a key counts for one step
-                self.sel = _NO_VALUE
-            self._enter(s, v)
+            if box.dials:
+                self._confirm_dial(s, t_us)
+            elif self.entry.complete(self.advanced):
+                self._act(s)
+            elif self.entry.k == 0:
+                self._show(_SHOW_LOOK, s)   # your own money (and the deck) in your turn
+            else:
+                self._refuse(s, "the action is not complete: %s next" % STEP_NAMES[self.entry.step()])
             return
         if self.seat(s) >= 0 and self.bank is not None:
-            # money on demand
-            self.money_s = s
-            self.money_until = ticks.add(box.now, _MONEY_MS)
-            self._changed()
+            self._show(_SHOW_MONEY, s)      # money on demand
+
+    def _confirm_dial(self, s, t_us):
+        """A dial's value for this step, once the station shows the step and
+        300 ms after the last step (a double tap enters one step)."""
+        box = self.box
+        since = ticks.diff(box.now, self.confirmed)
+        if box.animate and self.shown_k != self.entry.k or 0 <= since < _CONFIRM_MS:
+            box.tunes.play(sound.TOO_SOON, box.now)
+            return
+        v = box.plate_at(s, t_us)
+        if v == _NO_VALUE:
+            box.tunes.play(sound.TOO_SOON, box.now)
+            return
+        if self._offer(s, v):
+            self.confirmed = box.now
+            if self.entry.complete(self.advanced):
+                self._act(s)
+
+    def _offer(self, s, v):
+        """Value v for the active player's next step: taken, or refused at
+        once with the player kept on that step. True if taken."""
+        box = self.box
+        why = self.entry.check(self.bank, v)
+        if why:
+            self._refuse(s, why)
+            return False
+        self.entry.take(v)
+        if self.entry.k == 1 and self.undo is not None:
+            self.undo = None             # the next player has begun: no undo any more
+        self.refuse_until = -1
+        self.show_what = 0
+        box.tunes.play(sound.MENU, box.now)
+        self._changed()
+        return True
 
     def on_roll(self, t_us):
         box = self.box
@@ -260,10 +340,13 @@ class Companion:
         elif self.state == _LAYOUT:
             self._next_page()
         elif self.state == _TURN:
-            if self.k > 0:
-                self.k -= 1                 # back one step
+            if self.entry.k > 0:
+                self.entry.back()           # back one step
+                self.refuse_until = -1
                 box.tunes.play(sound.TAKE_BACK, box.now)
                 self._changed()
+            else:
+                self._show(_SHOW_LOOK, self.active())
         elif self.state == _FINAL:
             self._leave_final()
 
@@ -282,15 +365,19 @@ class Companion:
         from cheesonomics.bank import Bank
         box = self.box
         self.bank = Bank(self.cards, len(self.stations), box.rng, self.advanced)
+        self.undo = None
+        self.final_said = False
         box.games += 1
         self.set_state(_LAYOUT if self.advanced else _TURN)
         b = self.bank
+        cs = self.cards.countries
         box.log("market", {"players": [name(s) for s in self.stations],
                            "variant": "advanced" if self.advanced else "basic",
                            "first": name(self.stations[b.first]),
                            "prices": [b.price(c) for c in range(5)], "deck": b.deck,
-                           # the cards to lay out (advanced: the other 10 are dealt)
-                           "cards": [b.card_label(b.mk[i]) + "/" + "AB"[b.side[i]]
+                           # the cards to lay out, as printed (advanced: the other 10 are dealt)
+                           "cards": ["%s %s" % (cs[self.cards.country[b.mk[i]]],
+                                                kind_name(card_kind(self.cards, b.mk[i], b.side[i])))
                                      for i in range(15)]})
         box.tunes.play(sound.ROLL, box.now)
         self._save()
@@ -308,121 +395,47 @@ class Companion:
         # over: the final screen, kept until the table leaves it
         self.box.save(self.snapshot(), self.bank.over)
 
-    def _step(self):
-        """The step the active player is on, from the values entered so far."""
-        k = self.k
-        if k == 0:
-            return ACT
-        act = self.values[0]
-        if act == 1:
-            return KIND if k == 1 else WHICH
-        if act == 2:
-            return COUNT
-        # sell
-        if k <= 3:
-            return (ANIMAL, COUNTRY, PIECES)[k - 1]
-        if k == 4:
-            return MARK
-        if k == 5:
-            return SWAP
-        return (CARD_C, CARD_N, SIDE)[k - 6]
-
-    def _complete(self):
-        """True when the values entered make a whole action."""
-        k = self.k
-        act = self.values[0]
-        if act == 0:
-            return True
-        if act == 1:
-            return k == 3
-        if act == 2:
-            return k == 2
-        if not self.advanced:
-            return k == 4
-        if k < 6:
-            return False
-        return self.values[5] == 0 or k == 9
-
-    def _enter(self, s, v):
-        box = self.box
-        st = self._step()
-        if v == _NO_VALUE or v < LOW[st] or v > HIGH[st]:
-            box.tunes.play(sound.TOO_SOON, box.now)     # no value, or not one of this step's
-            return
-        self.values[self.k] = v
-        self.k += 1
-        self._changed()
-        if st == ACT and v == 0 and not self.bank.final_turns():
-            self._refuse(s, "a turn may be passed only in the final turns")
-            return
-        if not self._complete():
-            box.tunes.play(sound.MENU, box.now)
-            return
-        self._act(s)
-
     def _refuse(self, s, why):
+        """Not taken: the player stays on the step; their track and die 6 say so."""
         box = self.box
-        self.k = 0
-        self._changed()
+        self.refuse_until = ticks.add(box.now, _REFUSE_MS)
         for p in range(len(self.stations)):     # the rules count seats; the table, stations
             why = why.replace("player %d" % (p + 1), name(self.stations[p]))
         box.log("not_allowed", {"p": name(s), "why": why})
         box.tunes.play(sound.REFUSED, box.now)
+        self._changed()
+
+    def _show(self, what, s):
+        self.show_what = what
+        self.show_s = s
+        self.show_until = ticks.add(self.box.now, _MONEY_MS)
+        self._changed()
 
     def _act(self, s):
         box = self.box
         b = self.bank
         p = b.cur
-        v = self.values
-        cards = self.cards
+        before = b.snapshot()
         fields = {"p": name(s)}
         try:
-            act = v[0]
-            if act == 0:
-                b.pass_turn()
-                fields["act"] = "pass"
-            elif act == 1:
-                t = (v[1] - 1) * 5 + v[2] - 1
-                b.collect(t)
-                fields["act"] = "collect"
-                fields["type"] = cards.animals[t] if t < 5 else cards.places[t - 5]
-            elif act == 2:
-                b.produce(v[1])
-                fields["act"] = "produce"
-                fields["cards"] = v[1]
-            else:
-                a, c, k = v[1] - 1, v[2] - 1, v[3]
-                price = b.price(c)
-                mark = None
-                swap = None
-                if self.advanced:
-                    if v[4]:
-                        mark = v[4] - 1
-                    if v[5]:
-                        pos = b.country_positions(c)
-                        if v[5] > len(pos):
-                            raise RuleError("%s has %d market cards, not %d"
-                                            % (cards.countries[c], len(pos), v[5]))
-                        swap = (pos[v[5] - 1], b.card_by_label(v[6] - 1, v[7]), v[8] - 1)
-                b.sell(a, c, k, mark, swap)
-                fields["act"] = "sell"
-                fields["animal"] = cards.animals[a]
-                fields["country"] = cards.countries[c]
-                fields["pieces"] = k
-                fields["paid"] = price * k
-                if mark is not None:
-                    fields["forbid"] = cards.marks[mark]
-                if swap is not None:
-                    fields["exchange"] = b.card_label(swap[1])
-                fields["prices"] = [b.price(x) for x in range(5)]
+            self.entry.play(b, fields)
         except RuleError as e:
             self._refuse(s, str(e))
             return
-        fields["money"] = b.money[p]
+        self.undo = before
+        fields["money"] = b.income[p]       # before any final bonus (the final event has those)
         fields["deck"] = b.deck
         box.log("action", fields)
+        if fields["act"] == "sell":
+            self.sale = (fields["price"], fields["pieces"])
+            self._show(_SHOW_SALE, s)
         if not box.dials:
             box.plates_from(box.ticks_us())    # the next player starts with no key
+        if b.final_turns() and not b.over and not self.final_said:
+            self.final_said = True
+            left = [(b.cur + i) % b.n for i in range(b.n)]   # in turn order
+            box.log("final_turns", {"left": [name(self.stations[q]) for q in left
+                                             if self.left_in_final(q)]})
         if b.over:
             self._final()
         else:
@@ -450,11 +463,13 @@ class Companion:
             # a turn starts: nothing entered yet; a dial shows its value at
             # once (it reports only when it moves); the active player's own
             # money never covers their turn
-            self.k = 0
+            self.entry.clear()
+            self.refuse_until = -1
+            self.shown_k = -1
             s = self.active()
             self.sel = box.plate_at(s, box.ticks_us()) if box.dials else _NO_VALUE
-            if self.money_s == s:
-                self.money_s = -1
+            if self.show_what == _SHOW_MONEY and self.show_s == s:
+                self.show_what = 0
         self._changed()
 
     def _changed(self):
@@ -465,14 +480,21 @@ class Companion:
 
     # -- timers -----------------------------------------------------------
     def timers(self, now):
-        if self.money_s >= 0 and ticks.diff(now, self.money_until) >= 0:
-            self.money_s = -1
+        if self.show_what and ticks.diff(now, self.show_until) >= 0:
+            self.show_what = 0
+            self._changed()
+        if self.refuse_until != -1 and ticks.diff(now, self.refuse_until) >= 0:
+            self.refuse_until = -1
             self._changed()
 
     def timer_wake(self, now):
         w = -1
-        if self.money_s >= 0:
-            w = max(0, ticks.diff(self.money_until, now))
+        if self.show_what:
+            w = max(0, ticks.diff(self.show_until, now))
+        if self.refuse_until != -1:
+            r = max(0, ticks.diff(self.refuse_until, now))
+            if w < 0 or r < w:
+                w = r
         if self.box.animate and self.state != _VARIANT:
             b = _BLINK_MS - ticks.diff(now, self.state_at) % _BLINK_MS
             if w < 0 or b < w:
@@ -487,7 +509,7 @@ class Companion:
         page = 0
         if self.state == _FINAL:
             page = (since // _CYCLE_MS) % self.bank.n
-        elif self.state == _TURN and self._step() == COUNTRY:
+        elif self.state == _TURN and self.entry.step() == COUNTRY and not self.show_what:
             self._draw_prices(blink)
         if self.state == _FINAL:
             self._draw_final(page)
@@ -512,24 +534,54 @@ class Companion:
         if self.state == _LAYOUT:
             self._draw_layout()
             return
-        self._draw_prices(0)
-        if self.money_s >= 0:
-            self._money(4, self.bank.money[self.seat(self.money_s)], self.money_s)
+        what = self.show_what
+        b = self.bank
+        if what == _SHOW_SALE:
+            # price x pieces = paid, in the seller's colour
+            price, k = self.sale
+            rgb = STATION[self.show_s]
+            d.pattern(0, rows_for(str(price), rows), rgb, "sp%d" % price)
+            d.pattern(1, rows_for("x%d" % k, rows), rgb, "sx%d" % k)
+            d.pattern(2, rows_for("=", rows), rgb, "s=")
+            d.pattern(3, rows_for(str(price * k), rows), rgb, "s%d" % (price * k))
+            d.die(4, "blank")
+        elif what == _SHOW_LOOK:
+            # the active player's money (dice 1-2), the deck count (dice 4-5: "D", count)
+            s = self.show_s
+            self._money(0, b.money[self.seat(s)], s)
+            d.die(2, "blank")
+            d.pattern(3, rows_for("D", rows), WHITE, "D")
+            d.pattern(4, rows_for(str(b.deck), rows), WHITE, "d%d" % b.deck)
+        else:
+            self._draw_prices(0)
+        if what == _SHOW_MONEY:
+            self._money(4, b.money[self.seat(self.show_s)], self.show_s)
             return
         s = self.active()
-        d.pattern(5, rows_for("P%d" % (s + 1), rows), STATION[s], "P%d" % s)
+        if self.refuse_until != -1:
+            d.die(5, "cross")
+            return
+        e = self.entry
+        if e.complete(self.advanced):
+            d.pattern(5, rows_for("OK", rows), STATION[s], "OK%d" % s)
+        elif e.k:
+            sign = STEP_SIGNS[e.step()]
+            d.pattern(5, rows_for(sign, rows), STATION[s], "T%s%d" % (sign, s))
+        else:
+            d.pattern(5, rows_for("P%d" % (s + 1), rows), STATION[s], "P%d" % s)
 
     def _draw_layout(self):
-        """Advanced: sector page+1's five market cards, each as its number among
-        its country's cards and the side up ("3B": the third Italy card, side B,
-        in Italy's colour); die 6 the sector. The cards never shown are dealt."""
+        """Advanced: sector page+1's five market cards as printed: the signs
+        on the side up, then on the back ("12" in green: an Italy card, 1
+        sign up, 2 on the back), in the country's colour; die 6 the sector.
+        The cards never shown are dealt."""
         d = self.box.display
         b = self.bank
         cs = self.cards.country
         for i in range(5):
             pos = self.page * 5 + i
             m = b.mk[pos]
-            text = "%d%s" % (b.card_number(m), "AB"[b.side[pos]])
+            text = kind_name(card_kind(self.cards, m, b.side[pos])).replace("|", "")
             d.pattern(i, rows_for(text, self.rows), COUNTRY_RGB[cs[m]], "L%d%s" % (cs[m], text))
         d.pattern(5, rows_for(str(self.page + 1), self.rows), WHITE, "S%d" % self.page)
 
@@ -537,9 +589,9 @@ class Companion:
         d = self.box.display
         rows = self.rows
         chosen = -1
-        if self.state == _TURN and self._step() == COUNTRY and self.sel != _NO_VALUE:
+        if self.state == _TURN and self.entry.step() == COUNTRY and self.sel != _NO_VALUE:
             chosen = self.sel - 1
-        top = 4 if self.money_s >= 0 else 5
+        top = 4 if self.show_what == _SHOW_MONEY else 5
         for c in range(top):
             if c == chosen and blink:
                 d.die(c, "blank")
@@ -591,24 +643,56 @@ class Companion:
                 d.score(s, 7 if won and blink else 0, STATION[s])
                 d.wheel(s, STATION[s] if won else OFF)
                 continue
-            if s == self.money_s:
+            if s == act:
+                self._draw_entry(s, blink)
+                continue
+            if self.show_what == _SHOW_MONEY and s == self.show_s:
                 d.score(s, 7, STATION[s])       # whose money the dice show
                 d.wheel(s, STATION[s])
                 continue
-            if s == act:
-                # the entry: the chosen value as that many LEDs in the step's colour
-                st = self._step()
-                v = self.sel if self.sel != _NO_VALUE else 0
-                rgb = STEP_RGB[st]
-                if rgb is None:
-                    rgb = COUNTRY_RGB[v - 1] if 1 <= v <= 5 else WHITE
-                d.score(s, v if v <= 7 else 7, rgb)
-                d.wheel(s, STATION[s] if blink else OFF)
-                continue
             t = b.knife[p]
-            if t != NONE:
-                # the knife: 1-5 LEDs = the locked animal (amber) or place (blue)
-                d.score(s, 0, OFF, (t % 5) + 1, AMBER if t < 5 else PLACE)
+            f = b.forbid[p]
+            if t != NONE and t < 5:
+                # the knife on an animal: 1-5 LEDs from the start (cow = 1)
+                d.score(s, t + 1, AMBER)
+            elif t != NONE:
+                # on a place: 1-5 LEDs at the far end (red = 1)
+                n = t - 4
+                d.score(s, 7 - n, OFF, n, PLACE)
+            elif f != NONE:
+                # the forbidden mark: 1-5 LEDs blinking (trowel = 1)
+                d.score(s, f + 1 if blink else 0, MAGENTA)
             else:
                 d.score(s, 0, OFF)
+            # the wheel LED: this player still has a final turn to play
+            d.wheel(s, STATION[s] if self.left_in_final(p) else OFF)
+
+    def _draw_entry(self, s, blink):
+        """The active station: a refusal (all 7 LEDs blinking red); on keys
+        one LED per value keyed and the next one blinking in the step's
+        colour (all steady and the wheel lit: press the buzzer); on a dial
+        the dial's value as that many LEDs in the step's colour."""
+        d = self.box.display
+        e = self.entry
+        if self.refuse_until != -1:
+            d.score(s, 7 if blink else 0, REFUSE_RGB)
             d.wheel(s, OFF)
+            return
+        st = e.step()
+        if self.box.dials:
+            v = self.sel if self.sel != _NO_VALUE else 0
+            rgb = STEP_RGB[st]
+            if rgb is None:
+                rgb = COUNTRY_RGB[v - 1] if 1 <= v <= 5 else WHITE
+            d.score(s, v if v <= 7 else 7, rgb)
+            d.wheel(s, STATION[s] if blink else OFF)
+            self.shown_k = e.k
+            return
+        k = e.k if e.k <= 7 else 7
+        if e.complete(self.advanced):
+            d.score(s, k, WHITE)
+            d.wheel(s, STATION[s])
+            return
+        rgb = STEP_RGB[st] or WHITE
+        d.score(s, k, WHITE, 1 if blink else 0, rgb)
+        d.wheel(s, STATION[s] if blink else OFF)

@@ -1,14 +1,17 @@
 """Scenario commands for Cheesonomics on the box (companion mode).
 
 They press what a table presses: a long ROLL at joining to pick the game,
-buzzers for the variant, and at the active station a key (or the dial) then
-the buzzer, one value a step (firmware/cheesonomics/companion.py). Names are
-the card list's (cards.json): `sell P2 goat Italy 2`.
+buzzers for the variant, and at the active station: on answer keys one key
+a value, then one buzzer press; on a dial the dial then the buzzer, one
+value a step, 300 ms apart (firmware/cheesonomics/entry.py). Names are
+the card list's (cards.json): `sell P2 goat Italy 2`; a market card by
+its country and signs up|back (`exchange France 1|2 Italy 2|1`).
 """
 from cheesebox.games import GAMES
 from sim.drive import LONG_PRESS_MS
 
-COMMANDS = ("game", "variant", "enter", "collect", "produce", "sell", "pass")
+COMMANDS = ("game", "variant", "enter", "collect", "produce", "sell", "pass", "undo", "look")
+_DIAL_GAP_MS = 320      # a dial's steps are confirmed 300 ms apart at least
 
 
 class ScriptError(Exception):
@@ -30,10 +33,36 @@ def _index(names, word, what):
                       % (what, ", ".join(names), len(names), word))
 
 
+def _kind(word):
+    """'1|2' -> its key (entry.KIND_CODES)."""
+    from cheesonomics.entry import KIND_CODES
+    parts = word.split("|")
+    if len(parts) == 2 and parts[0].isdigit() and parts[1].isdigit():
+        code = (int(parts[0]), int(parts[1]))
+        if code in KIND_CODES:
+            return KIND_CODES.index(code) + 1
+    raise ScriptError("a market card's signs are up|back: 1|1, 1|2, 2|1 or 2|2, got %r" % word)
+
+
+def _clear(sim):
+    """An action command starts from the action step: ROLL back over what was keyed."""
+    g = sim.box.game
+    while g.state_name() == "turn" and g.k > 0:
+        sim.press(8)
+
+
 def _enter(sim, s, values):
+    """Keys: each value's key, then the buzzer once. A dial: each value, the buzzer."""
+    if sim.box.dials:
+        for v in values:
+            sim.place(s, v)
+            sim.press(s)
+            sim.wait(_DIAL_GAP_MS)
+        return
     for v in values:
         sim.place(s, v)
-        sim.press(s)
+        sim.wait(40)
+    sim.press(s)
 
 
 def run(sim, cmd, args, player):
@@ -79,24 +108,36 @@ def run(sim, cmd, args, player):
         _enter(sim, s, values)
         return
     c = _cards()
+    if cmd == "undo":
+        if rest:
+            raise ScriptError("usage: undo Pn (the player whose action is undone)")
+        sim.penalty(s)              # ROLL held 0.4 s, then Pn's buzzer
+        return
+    if cmd == "look":
+        if rest:
+            raise ScriptError("usage: look Pn")
+        sim.press(8)                # ROLL with nothing keyed: deck and money
+        return
+    _clear(sim)
     if cmd == "pass":
         _enter(sim, s, [0])
     elif cmd == "produce":
         if len(rest) != 1 or not rest[0].isdigit():
             raise ScriptError("usage: produce Pn CARDS")
-        _enter(sim, s, [2, int(rest[0])])
+        _enter(sim, s, [3, int(rest[0])])
     elif cmd == "collect":
         if len(rest) != 1:
             raise ScriptError("usage: collect Pn ANIMAL|PLACE (e.g. collect P1 goat, collect P1 red)")
         w = rest[0].lower()
         if w in [a.lower() for a in c.animals]:
-            _enter(sim, s, [1, 1, _index(c.animals, w, "animal")])
+            _enter(sim, s, [1, _index(c.animals, w, "animal")])
         else:
-            _enter(sim, s, [1, 2, _index(c.places, w, "a milk type (animal or place)")])
+            _enter(sim, s, [2, _index(c.places, w, "a milk type (animal or place)")])
     elif cmd == "sell":
         if len(rest) < 3:
-            raise ScriptError("usage: sell Pn ANIMAL COUNTRY PIECES [forbid MARK] [exchange K COUNTRY N SIDE]")
-        values = [3, _index(c.animals, rest[0], "animal"), _index(c.countries, rest[1], "country")]
+            raise ScriptError("usage: sell Pn ANIMAL COUNTRY PIECES [forbid MARK] "
+                              "[exchange COUNTRY-SIGNS COUNTRY SIGNS]")
+        values = [4, _index(c.animals, rest[0], "animal"), _index(c.countries, rest[1], "country")]
         if not rest[2].isdigit():
             raise ScriptError("sell: pieces must be 1-3, got %r" % rest[2])
         values.append(int(rest[2]))
@@ -108,12 +149,15 @@ def run(sim, cmd, args, player):
                 if extra[0] == "forbid" and len(extra) >= 2:
                     mark = _index(c.marks, extra[1], "mark")
                     extra = extra[2:]
-                elif extra[0] == "exchange" and len(extra) >= 5:
-                    swap = [int(extra[1]), _index(c.countries, extra[2], "country"), int(extra[3]),
-                            int(extra[4])]
-                    extra = extra[5:]
+                elif extra[0] == "exchange" and len(extra) >= 3:
+                    # the sold country's market card by its signs, then the card laid
+                    swap = [_kind(extra[1]), _index(c.countries, extra[2], "country"), _kind(extra[3])] \
+                        if len(extra) >= 4 else None
+                    if swap is None:
+                        raise ScriptError("usage: exchange SIGNS COUNTRY SIGNS (exchange 1|2 Italy 2|1)")
+                    extra = extra[4:]
                 else:
-                    raise ScriptError("sell: after the pieces: forbid MARK, exchange K COUNTRY N SIDE")
+                    raise ScriptError("sell: after the pieces: forbid MARK, exchange SIGNS COUNTRY SIGNS")
             values += [mark] + swap
         elif extra:
             raise ScriptError("sell: forbid and exchange are for the advanced variant")

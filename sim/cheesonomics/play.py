@@ -69,7 +69,7 @@ class UI:
     def show_table(self):
         g = self.g
         c = g.cards
-        m = Table(title="Market (deck: %d cards%s)" % (g.deck_count(), ", final turns" if g.final_turns() else ""),
+        m = Table(title="Market (deck: %d card%s%s)" % (g.deck_count(), "" if g.deck_count() == 1 else "s", ", final turns" if g.final_turns() else ""),
                   show_header=True, expand=False)
         for s in range(3):
             m.add_column("sector %d" % (s + 1))

@@ -83,17 +83,11 @@ def test_price_is_the_sum_of_the_countrys_signs():
     assert b.country_positions(GREECE) == []
 
 
-def test_cards_are_labelled_by_country_and_number():
+def test_cards_are_labelled_by_country_and_signs():
     b = _bank(2)
-    assert b.card_label(0) == "France 1"
-    assert b.card_label(7) == "Italy 3"
-    assert b.card_label(24) == "Greece 5"
-    for m in range(25):
-        k = cards().country[m]
-        i = int(b.card_label(m).split()[-1])
-        assert b.card_by_label(k, i) == m
-    assert "1 to 5" in refused(b.card_by_label, ITALY, 6)
-    assert "no country" in refused(b.card_by_label, 5, 1)
+    assert b.card_label(0) == "France 1|2"          # no number: cards carry none
+    assert b.card_label(7) == "Italy 1|1"
+    assert b.card_label(23) == "Greece 2|2"
 
 
 # -- collecting milk and the knives ---------------------------------------------------
@@ -250,9 +244,9 @@ def test_an_exchange_lays_a_hand_card_and_turns_the_rest_over():
     _market(b)
     b.table = bytearray([3, 0, 0])
     snap = b.snapshot()
-    greece4 = b.card_by_label(GREECE, 4)         # 2|2
+    greece4 = 23                                 # Greece 2|2
     assert "exchange one of the market cards of France" in refused(b.sell, COW, FRANCE, 2, None, (3, greece4, 0))
-    assert "France 1 is on the market, not in a hand" in refused(b.sell, COW, FRANCE, 2, None, (1, 0, 0))
+    assert "France 1|2 is on the market, not in a hand" in refused(b.sell, COW, FRANCE, 2, None, (1, 0, 0))
     assert "side A (0) or B (1)" in refused(b.sell, COW, FRANCE, 2, None, (1, greece4, 2))
     assert "(market position, card, side)" in refused(b.sell, COW, FRANCE, 2, None, (1, greece4))
     assert "no market card" in refused(b.sell, COW, FRANCE, 2, None, (1, 25, 0))

@@ -1,7 +1,7 @@
 """Cheesonomics with the box as market and bank, on the emulated pico-8p,
 through its pins and its serial log only: a long ROLL picks the game, three
-players join, and every turn is keyed in at the active station (an answer key
-on the 74HC165 chain, then the buzzer). The chip draws its own market and
+players join, and every turn is keyed in at the active station (one answer key
+a value on the 74HC165 chain, then the buzzer once). The chip draws its own market and
 first player (MicroPython's random); a CPython Bank laid out the same way
 follows the same turns, and both must keep the same accounts to the end. A
 power cut in the middle: the chip offers the game, ROLL resumes it."""
@@ -13,14 +13,24 @@ STATIONS = (1, 4, 6)          # P2, P5, P7: seats follow station order
 
 
 def mirror_of(market, cards):
-    """A CPython Bank with the chip's market (its `market` event)."""
+    """A CPython Bank with the chip's market (its `market` event: each card by
+    its country and signs up|back; a card of that kind not yet laid)."""
+    from cheesonomics.entry import KIND_CODES, card_kind
     b = Bank(cards, len(market["players"]), None, first=market["players"].index(market["first"]))
+    used = []
     for i, label in enumerate(market["cards"]):
-        name, side = label.split("/")
-        country, number = name.rsplit(" ", 1)
-        m = b.card_by_label(list(cards.countries).index(country), int(number))
+        country, signs = label.rsplit(" ", 1)
+        c = list(cards.countries).index(country)
+        code = KIND_CODES.index(tuple(int(x) for x in signs.split("|"))) + 1
+        for m in range(25):
+            if cards.country[m] != c or m in used:
+                continue
+            side = 0 if card_kind(cards, m, 0) == code else 1 if card_kind(cards, m, 1) == code else -1
+            if side >= 0:
+                break
+        used.append(m)
         b.mk[i] = m
-        b.side[i] = "AB".index(side)
+        b.side[i] = side
     return b
 
 
@@ -29,25 +39,26 @@ def turn_values(b, k):
     p = b.cur
     best = max(range(5), key=b.price)
     if b.table[p] >= 2 and b.price(best) > 0 and k % 2:
-        return [3, 1 + k % 5, best + 1, min(3, b.table[p])]
+        return [4, 1 + k % 5, best + 1, min(3, b.table[p])]
     if k % 4 == 3:
         for t in range(10):
             if b.locked_by(t, p) < 0:
-                return [1, 1 + t // 5, 1 + t % 5]
-    return [2, 3]
+                return [1 + t // 5, 1 + t % 5]
+    return [3, 3]
 
 
 def key_in(t, s, values):
+    """One key a value, then the buzzer once."""
     for v in values:
         t.key(s, v)
         t.run(90)
-        t.press(s)
+    t.press(s)
 
 
 def apply(b, values):
-    if values[0] == 1:
-        b.collect((values[1] - 1) * 5 + values[2] - 1)
-    elif values[0] == 2:
+    if values[0] in (1, 2):
+        b.collect((values[0] - 1) * 5 + values[1] - 1)
+    elif values[0] == 3:
         b.produce(values[1])
     else:
         b.sell(values[1] - 1, values[2] - 1, values[3])
@@ -91,7 +102,8 @@ def test_cheesonomics_market_and_bank_on_the_chip(image):
             key_in(t, s, values)
             ev = t.wait_event("action", 5000, since=since)
             apply(b, values)
-            assert ev["p"] == "P%d" % (s + 1) and ev["money"] == b.money[(STATIONS.index(s))]
+            # the action's money is from sales: the last one's is before the final bonuses
+            assert ev["p"] == "P%d" % (s + 1) and ev["money"] == b.income[(STATIONS.index(s))]
             assert ev["deck"] == b.deck
             k += 1
             assert k < 200

@@ -1,0 +1,210 @@
+"""One turn's entry at the active station: the values keyed so far, which
+step comes next, and each value checked against the bank the moment it is
+keyed, so a refusal comes at the step where it becomes knowable
+(docs/cheesonomics-box.md, "A turn"). Pure: no box, no clock.
+
+  action   0 pass (final turns), 1 collect by animal, 2 collect by place,
+           3 produce, 4 sell
+  collect  which (1-5)
+  produce  how many cards laid out (1-5)
+  sell     animal (1-5), country (1-5), pieces (1-3); advanced: the mark it
+           forbids (0 none, 1-5), then 0 to turn the country's cards over or
+           the market card to exchange, by its signs up|back (KIND_CODES), then
+           the card laid: its country (1-5) and its signs up|back
+"""
+from micropython import const
+
+from cheesonomics.scoring import MARKET
+
+ACT = const(0)
+WHICH = const(1)
+COUNT = const(2)
+ANIMAL = const(3)
+COUNTRY = const(4)
+PIECES = const(5)
+MARK = const(6)
+SWAP = const(7)
+CARD_C = const(8)
+CARD_K = const(9)
+ACTION_NAMES = ("pass", "collect by animal", "collect by place", "produce", "sell")   # action keys 0-4
+STEP_NAMES = ("action", "which", "cards", "animal", "country", "pieces", "forbid mark",
+              "exchange", "laid card's country", "laid card's signs")
+# what die 6 shows for the step (the step in letters, not colour alone)
+STEP_SIGNS = ("", "W", "K", "A", "C", "N", "M", "X", "X2", "X3")
+LOW = (0, 1, 1, 1, 1, 1, 0, 0, 1, 1)
+HIGH = (4, 5, 5, 5, 5, 3, 5, 4, 5, 4)
+# a market card by what is printed on it: signs on the side up | on the back
+KIND_CODES = ((1, 1), (1, 2), (2, 1), (2, 2))
+_MAX = const(8)
+
+
+def kind_name(code):
+    """'1|2' for code 2 (keys 1-4)."""
+    u, b = KIND_CODES[code - 1]
+    return "%d|%d" % (u, b)
+
+
+def card_kind(cards, m, side):
+    """Market card m lying with `side` up, as the code 1-4 of its signs up|back."""
+    u = cards.sides[2 * m + side]
+    b = cards.sides[2 * m + 1 - side]
+    return (u - 1) * 2 + b
+
+
+def _on_market(bank, m):
+    for i in range(MARKET):
+        if bank.mk[i] == m:
+            return True
+    return False
+
+
+class Entry:
+    """The values the active player has keyed this turn."""
+
+    def __init__(self):
+        self.v = bytearray(_MAX)
+        self.k = 0
+
+    def clear(self):
+        self.k = 0
+
+    def step(self):
+        k = self.k
+        if k == 0:
+            return ACT
+        act = self.v[0]
+        if act == 1 or act == 2:
+            return WHICH
+        if act == 3:
+            return COUNT
+        return (ANIMAL, COUNTRY, PIECES, MARK, SWAP, CARD_C, CARD_K, CARD_K)[min(k, 7) - 1]
+
+    def complete(self, advanced):
+        """The values make a whole action (the buzzer may confirm it)."""
+        k = self.k
+        if k == 0:
+            return False
+        act = self.v[0]
+        if act == 0:
+            return True
+        if act < 4:
+            return k == 2
+        if not advanced:
+            return k == 4
+        return k >= 6 and (self.v[5] == 0 or k == 8)
+
+    def check(self, bank, v):
+        """Why value v cannot be this step's now ("" if it can); the bank's
+        state decides (a locked type, a country off the market, pieces not on
+        the table, a card not in a hand)."""
+        st = self.step()
+        if self.complete(bank.advanced):
+            return "the action is complete: confirm it with the buzzer"
+        if v < LOW[st] or v > HIGH[st]:
+            return "%s takes %d to %d, not %d" % (STEP_NAMES[st], LOW[st], HIGH[st], v)
+        p = bank.cur
+        cards = bank.cards
+        if st == ACT:
+            if v == 0 and not bank.final_turns():
+                return "a turn may be passed only in the final turns"
+            if v == 4 and bank.table[p] == 0:
+                return "no cheese on the table to sell"
+        elif st == WHICH:
+            t = (self.v[0] - 1) * 5 + v - 1
+            q = bank.locked_by(t, p)
+            if q >= 0:
+                return "%s is locked by player %d's knife" % (bank.type_name(t), q + 1)
+        elif st == COUNT:
+            left = bank.in_hands()
+            if v > left:
+                return "only %d milk-cheese cards are left in the hands" % left
+        elif st == COUNTRY:
+            if bank.price(v - 1) == 0:
+                return "%s is not on the market" % cards.countries[v - 1]
+        elif st == PIECES:
+            if v > bank.table[p]:
+                return "only %d pieces of cheese are on the table" % bank.table[p]
+        elif st == SWAP:
+            if v and self.market_pos(bank, v) < 0:
+                return "no %s card lies %s on the market" % (cards.countries[self.v[2] - 1], kind_name(v))
+        elif st == CARD_C:
+            if self.in_hand(bank, v - 1, 0) < 0:
+                return "every %s card is on the market" % cards.countries[v - 1]
+        elif st == CARD_K:
+            if self.in_hand(bank, self.v[6] - 1, v) < 0:
+                return "no %s %s card is in a hand" % (cards.countries[self.v[6] - 1], kind_name(v))
+        return ""
+
+    def market_pos(self, bank, code):
+        """A market position of the sold country whose card lies as `code`, or -1."""
+        c = self.v[2] - 1
+        cards = bank.cards
+        for i in range(MARKET):
+            m = bank.mk[i]
+            if cards.country[m] == c and card_kind(cards, m, bank.side[i]) == code:
+                return i
+        return -1
+
+    def in_hand(self, bank, c, code):
+        """A card of country c off the market (in a hand) that can lie as
+        `code` (0: any), or -1; cards of one kind are one."""
+        cards = bank.cards
+        for m in range(25):
+            if cards.country[m] != c or _on_market(bank, m):
+                continue
+            if code == 0 or card_kind(cards, m, 0) == code or card_kind(cards, m, 1) == code:
+                return m
+        return -1
+
+    def take(self, v):
+        self.v[self.k] = v
+        self.k += 1
+
+    def back(self):
+        if self.k:
+            self.k -= 1
+
+    def play(self, bank, fields):
+        """The whole action on the bank (RuleError if it still refuses);
+        fills the event's fields."""
+        v = self.v
+        cards = bank.cards
+        act = v[0]
+        if act == 0:
+            bank.pass_turn()
+            fields["act"] = "pass"
+        elif act < 3:
+            t = (act - 1) * 5 + v[1] - 1
+            bank.collect(t)
+            fields["act"] = "collect"
+            fields["type"] = bank.type_name(t)
+        elif act == 3:
+            bank.produce(v[1])
+            fields["act"] = "produce"
+            fields["cards"] = v[1]
+        else:
+            a, c, k = v[1] - 1, v[2] - 1, v[3]
+            price = bank.price(c)
+            mark = None
+            swap = None
+            if bank.advanced:
+                if v[4]:
+                    mark = v[4] - 1
+                if v[5]:
+                    pos = self.market_pos(bank, v[5])
+                    m = self.in_hand(bank, v[6] - 1, v[7])
+                    side = 0 if card_kind(cards, m, 0) == v[7] else 1
+                    swap = (pos, m, side)
+                    fields["exchange"] = "%s %s" % (cards.countries[c], kind_name(v[5]))
+                    fields["laid"] = "%s %s" % (cards.countries[v[6] - 1], kind_name(v[7]))
+            bank.sell(a, c, k, mark, swap)
+            fields["act"] = "sell"
+            fields["animal"] = cards.animals[a]
+            fields["country"] = cards.countries[c]
+            fields["pieces"] = k
+            fields["price"] = price
+            fields["paid"] = price * k
+            if mark is not None:
+                fields["forbid"] = cards.marks[mark]
+            fields["prices"] = [bank.price(x) for x in range(5)]
+        return fields

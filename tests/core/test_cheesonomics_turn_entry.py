@@ -1,0 +1,231 @@
+# Keying a Cheesonomics turn at the box, as a table does it, with the
+# animations and tunes on: one key a value and one buzzer press per action
+# on answer keys (pico-8p), a value a step on dials (pico2-8p) with a double
+# tap entering one step; a refusal at the step where it becomes knowable,
+# with a sign on the station; undo; what the table must see on the dice and
+# tracks. Runs on CPython and MicroPython (tests/mp_runner.py).
+# compiled once here, before a simulated box holds the heap: its names are
+# interned now, so the qstr pool's next 4.6 KB block is not wanted later,
+# in a heap the box has fragmented (the small MicroPython of make test-mp)
+import cheesonomics.companion  # noqa: F401
+from flowkit import START_CHEESONOMICS as START
+from flowkit import board, logged, track
+from sim.scenario import Sim, run_script
+
+PRODUCED = START + "produce P2 3\nproduce P3 2\nproduce P1 1\n"     # P2 to play, 3 pieces
+
+
+def _sim(script, name="pico-8p", seed=1):
+    lines = []
+    sim = Sim(board(name), seed=seed, log=lines.append)       # animations and tunes on
+    r = run_script(sim, script)
+    return r, sim, lines
+
+
+def _why(lines):
+    return [e["why"] for e in logged(lines, "not_allowed")]
+
+
+def test_one_buzzer_press_per_action_on_answer_keys():
+    # collect 3 inputs, produce 3, a basic sale 5, a pass 2 (keys, then the buzzer)
+    r, sim, lines = _sim(START + "answer P2 1\nanswer P2 2\nbuzz P2\n"        # collect goat
+                         "answer P3 3\nanswer P3 2\nbuzz P3\n"                 # produce 2
+                         "answer P1 3\nanswer P1 3\nbuzz P1\n"                 # produce 3
+                         "answer P2 3\nanswer P2 2\nbuzz P2\n"
+                         "answer P3 4\nanswer P3 1\nanswer P3 2\nanswer P3 2\nbuzz P3\n")  # sell 2 to Italy
+    acts = logged(lines, "action")
+    assert [a["act"] for a in acts] == ["collect", "produce", "produce", "produce", "sell"]
+    assert acts[0]["type"] == "goat" and acts[4]["pieces"] == 2 and acts[4]["country"] == "Italy"
+    assert _why(lines) == []
+    sim.box.game.bank.deck = 0                     # the deck has run out: a pass is 2 inputs
+    run_script(sim, "answer P1 0\nbuzz P1\n")
+    assert logged(lines, "action")[-1]["act"] == "pass"
+
+
+def test_a_locked_type_is_refused_at_which_with_a_sign_and_the_player_stays():
+    r, sim, lines = _sim(START + "collect P2 goat\nanswer P3 1\nanswer P3 2\nwait 100\n")
+    assert "goat is locked by P2's knife" in _why(lines)[0]     # before any buzzer
+    g = sim.box.game
+    assert g.k == 1 and g.step_name().startswith("which")       # still on "which"
+    assert sim.box.display.shown[5] == "cross"                  # a cross on die 6
+    seen = set()
+    for _ in range(6):                                          # the station: 7 red LEDs, blinking
+        run_script(sim, "wait 125\n")
+        lit, colour, wheel = track(sim, 2)
+        seen.add(lit)
+        if lit:
+            assert colour[0] > 0 and colour[1] == 0 and colour[2] == 0
+    assert seen == {0, 7}
+    run_script(sim, "wait 1500\nanswer P3 3\nbuzz P3\n")        # sheep: taken, confirmed
+    assert logged(lines, "action")[-1]["type"] == "sheep"
+
+
+def _take_off(bank, country):
+    """Lay other countries' cards (from the hands) where `country`'s lie: it leaves the market."""
+    spare = [m for m in range(25) if m not in list(bank.mk) and bank.cards.country[m] != country]
+    for i in range(15):
+        if bank.cards.country[bank.mk[i]] == country:
+            bank.mk[i] = spare.pop()
+
+
+def test_a_country_off_the_market_and_too_many_pieces_are_refused_at_their_step():
+    r, sim, lines = _sim(PRODUCED + "answer P2 4\nanswer P2 1\n")
+    _take_off(sim.box.game.bank, 0)
+    run_script(sim, "answer P2 1\n")
+    assert "France is not on the market" in _why(lines)[-1]
+    assert sim.box.game.step_name().startswith("country")      # still on "country"
+    run_script(sim, "wait 1500\nanswer P2 2\nanswer P2 3\n")   # Italy: taken; 3 pieces: P2 has 3
+    assert sim.box.game.step_name().startswith("confirm")
+    run_script(sim, "rollbutton\nanswer P2 4\n")                # back a step; 4 pieces: no such value
+    assert "pieces takes 1 to 3, not 4" in _why(lines)[-1]
+    r, sim, lines = _sim(START + "produce P2 2\nproduce P3 2\nproduce P1 2\n"
+                         "answer P2 4\nanswer P2 1\nanswer P2 2\nanswer P2 3\n")
+    assert "only 2 pieces of cheese are on the table" in _why(lines)[-1]
+    assert sim.box.game.step_name().startswith("pieces")       # still on "pieces"
+    assert logged(lines, "action")[-1]["act"] == "produce"      # nothing sold
+
+
+def test_selling_with_nothing_on_the_table_is_refused_at_the_action():
+    r, sim, lines = _sim(START + "answer P2 4\n")
+    assert "no cheese on the table" in _why(lines)[0] and sim.box.game.k == 0
+
+
+def test_a_buzzer_before_the_action_is_complete_is_refused_and_keeps_the_values():
+    r, sim, lines = _sim(PRODUCED + "answer P2 4\nanswer P2 1\nbuzz P2\n")
+    assert "not complete: country next" in _why(lines)[-1]
+    run_script(sim, "answer P2 2\nanswer P2 1\nbuzz P2\n")
+    assert logged(lines, "action")[-1]["act"] == "sell"
+
+
+def _most_lit(sim, s):
+    """The most LEDs station s's track lights over a blink period."""
+    most = 0
+    for _ in range(4):
+        run_script(sim, "wait 130\n")
+        most = max(most, track(sim, s)[0])
+    return most
+
+
+def test_each_step_has_its_position_on_the_track_and_its_letter_on_die_6():
+    r, sim, lines = _sim(PRODUCED)
+    signs = []
+    for key in (4, 1, 2):
+        run_script(sim, "answer P2 %d\nwait 100\n" % key)
+        signs.append(sim.box.display.shown[5])
+        assert _most_lit(sim, 1) == sim.box.game.k + 1         # done steps + the blinking one
+    assert signs[0] != signs[1] and signs[1] != signs[2]         # animal, country, pieces
+    run_script(sim, "answer P2 1\nwait 100\n")
+    assert sim.box.display.shown[5].startswith("OK")            # complete: press the buzzer
+    assert _most_lit(sim, 1) == 4 and track(sim, 1)[2] != (0, 0, 0)
+
+
+def test_a_double_tap_on_a_dial_enters_one_step():
+    # the dial at 3 (produce): two quick presses used to log a produce of 3
+    r, sim, lines = _sim(START + "answer P2 3\nwait 300\nfingers P2 0-40 P2 90-130\nwait 500\n",
+                         name="pico2-8p")
+    assert logged(lines, "action") == []
+    g = sim.box.game
+    assert g.k == 1 and g.step_name().startswith("cards")
+    run_script(sim, "buzz P2\n")                     # a step later, shown: 3 cards, the same dial
+    assert logged(lines, "action")[0]["cards"] == 3
+
+
+def test_holding_roll_during_the_advanced_layout_pages_it_and_keeps_the_game():
+    r, sim, lines = _sim("game cheesonomics\nplayers 3\nbuzz P1\nrollbutton\n")
+    assert sim.box.state_name() == "layout"
+    run_script(sim, "holdroll 2500\n")
+    assert sim.box.state_name() == "layout" and sim.box.game.page == 1
+    run_script(sim, "holdroll 2500\nrollbutton\n")
+    assert sim.box.state_name() == "turn"
+
+
+def test_undo_restores_the_bank_exactly_and_survives_a_power_cut():
+    r, sim, lines = _sim(PRODUCED)
+    before = sim.box.game.bank.snapshot()
+    run_script(sim, "sell P2 cow Italy 2\n")
+    assert sim.box.game.bank.money[1] > 0
+    run_script(sim, "powercut\nrollbutton\n")                   # resumed: the undo is still there
+    run_script(sim, "undo P2\n")
+    assert sim.box.game.bank.snapshot() == before              # money, market sides, deck, knives, turn
+    undo = logged(lines, "undo")
+    assert len(undo) == 1 and undo[0]["p"] == "P2" and undo[0]["money"] == 0
+    run_script(sim, "powercut\nrollbutton\n")
+    assert sim.box.game.bank.snapshot() == before              # the undo was saved too
+
+
+def test_undo_is_refused_once_the_next_player_keyed_a_value_or_by_another_player():
+    r, sim, lines = _sim(PRODUCED + "collect P2 goat\nundo P1\n")
+    assert "only P2 can undo" in _why(lines)[-1]
+    run_script(sim, "answer P3 3\nundo P2\n")
+    assert "nothing to undo" in _why(lines)[-1]
+    assert sim.box.game.bank.knife[1] == 1                      # P2's knife still on goat
+
+
+def test_the_sale_shows_price_times_pieces_equals_paid():
+    r, sim, lines = _sim(PRODUCED + "sell P2 cow Italy 2\n")
+    sale = logged(lines, "action")[-1]
+    shown = sim.box.display.shown
+    assert shown[0] == "sp%d" % sale["price"] and shown[1] == "sx2" and shown[2] == "s="
+    assert shown[3] == "s%d" % sale["paid"]
+    run_script(sim, "wait 3500\n")
+    assert sim.box.display.shown[0].startswith("p0.") or sim.box.display.shown[0] == "-"
+
+
+def test_roll_with_nothing_keyed_shows_the_deck_and_the_players_own_money():
+    r, sim, lines = _sim(PRODUCED + "sell P2 cow Italy 2\nproduce P3 1\nproduce P1 1\nrollbutton\n")
+    b = sim.box.game.bank
+    shown = sim.box.display.shown
+    assert shown[3] == "D" and shown[4] == "d%d" % b.deck      # the deck count
+    money = "%4d" % b.money[1]
+    assert shown[0] == "m%s1" % money[:2] and shown[1] == "m%s.1" % money[2:]   # P2's own money
+    r, sim, lines = _sim(PRODUCED + "buzz P2\n")                 # the own buzzer, nothing keyed: the same
+    assert sim.box.display.shown[3] == "D"
+
+
+def test_the_forbidden_mark_blinks_on_the_sellers_track():
+    r, sim, lines = _sim("game cheesonomics\nplayers 3\nvariant advanced\n"
+                         "produce P2 3\nproduce P3 2\nproduce P1 1\nsell P2 cow Italy 1 forbid bucket\n")
+    assert logged(lines, "action")[-1]["forbid"] == "bucket"
+    seen = set()
+    for _ in range(6):
+        run_script(sim, "wait 125\n")
+        seen.add(track(sim, 1)[0])
+    assert seen == {0, 3}                                       # bucket = 3 LEDs, blinking
+
+
+def test_final_turns_are_logged_and_the_players_left_light_their_wheels():
+    r, sim, lines = _sim(START + "produce P2 3\n")
+    sim.box.game.bank.deck = 3
+    run_script(sim, "produce P3 3\nsell P1 cow Italy 1\nwait 100\n")   # P1 refused: no cheese
+    assert logged(lines, "final_turns")[0]["left"] == ["P1"]    # the deck ran out: P1's turn ends the round
+    assert sim.box.game.bank.final_turns()
+    r, sim, lines = _sim(START)
+    sim.box.game.bank.deck = 2
+    run_script(sim, "produce P2 2\nwait 300\n")                 # the deck runs out after the first turn
+    assert logged(lines, "final_turns")[0]["left"] == ["P3", "P1"]
+    assert track(sim, 0)[2] != (0, 0, 0)                         # P1 waits for a final turn
+    assert track(sim, 1)[2] == (0, 0, 0)                         # P2 has had theirs
+
+
+def test_the_last_actions_money_is_before_the_bonuses():
+    r, sim, lines = _sim(START + "produce P2 3\nproduce P3 2\n")
+    sim.box.game.bank.deck = 0
+    run_script(sim, "produce P1 1\n")                           # the last action: game over
+    final = logged(lines, "final")[0]
+    assert final["money"]["P1"] == 1                            # its unsold piece pays 1 at the end
+    assert logged(lines, "action")[-1]["money"] == 0            # not yet in the action
+
+
+def test_the_resume_event_carries_cheesonomics_fields():
+    r, sim, lines = _sim(PRODUCED + "powercut\nrollbutton\n")
+    ev = logged(lines, "resume")[0]
+    assert ev["game"] == "cheesonomics" and ev["deck"] == 39 and ev["turn"] == "P2"
+    assert ev["turns"] == 3 and ev["money"] == {"P1": 0, "P2": 0, "P3": 0}
+    assert "points" not in ev and "round" not in ev
+
+
+def test_back_to_cheese_master_on_a_plate_card_board_clears_the_cross():
+    r, sim, lines = _sim("game cheesonomics\nplayers 3\n", name="pico-4p")
+    assert sim.box.display.shown[0] == "cross"
+    run_script(sim, "game cheese master\n")
+    assert sim.box.display.shown[0] != "cross"
