@@ -98,8 +98,13 @@ typecheck: $(TSTAMP)
 check-mpy: $(STAMP)
 	$(PY) host_tools/check_mpy.py
 
+# The firmware runs as the Pico runs it, from the .mpy files make flash lays
+# out (build/test-mp/, first on the path), not compiled from source on a
+# small heap; the simulator and the tests are compiled from source.
+MP_BUILD := build/test-mp
 test-mp: $(STAMP)
-	MICROPYPATH=$(MICROPYPATH_) $(MICROPYTHON) -X heapsize=$(MP_HEAP) tests/mp_runner.py
+	@CHEESEBOX_FLASH_BUILD=$(MP_BUILD) $(PY) host_tools/flash.py pico-8p --dry-run > /dev/null
+	MICROPYPATH=$(MP_BUILD):$(MICROPYPATH_) $(MICROPYTHON) -X heapsize=$(MP_HEAP) tests/mp_runner.py
 
 # both cores: the emulated-Pico tests take minutes each side
 test-py: $(STAMP)

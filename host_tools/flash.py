@@ -52,7 +52,7 @@ FIRMWARE = REPO / "firmware"
 BOARDS = REPO / "boards"
 # where the board's flash is mirrored before copying ($CHEESEBOX_FLASH_BUILD: a
 # folder of its own, for deploys running side by side, like the emulator tests')
-BUILD = Path(os.environ.get("CHEESEBOX_FLASH_BUILD") or REPO / "build" / "flash")
+BUILD = Path(os.environ.get("CHEESEBOX_FLASH_BUILD") or REPO / "build" / "flash").resolve()
 
 NO_BOARD = ("no MicroPython board found (plug in the Pico with USB; "
             "hold ROLL while plugging in if the game is running)")

@@ -191,10 +191,12 @@ class Companion:
         return self.state == _TURN or self.state == _LAYOUT
 
     def paused(self, ms):
-        """"stop?" answered no after ms: the money on demand and the blinks
-        go on where they were."""
+        """"stop?" answered no after ms: what the dice show for a moment, a
+        refusal's sign and the blinks go on where they were."""
         self.state_at = ticks.add(self.state_at, ms)
-        self.money_until = ticks.add(self.money_until, ms)
+        self.show_until = ticks.add(self.show_until, ms)
+        if self.refuse_until != -1:
+            self.refuse_until = ticks.add(self.refuse_until, ms)
         self._changed()
 
     def status(self, fields):

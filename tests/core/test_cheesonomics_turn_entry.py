@@ -130,12 +130,16 @@ def test_a_double_tap_on_a_dial_enters_one_step():
     assert logged(lines, "action")[0]["cards"] == 3
 
 
-def test_holding_roll_during_the_advanced_layout_pages_it_and_keeps_the_game():
+def test_holding_roll_during_the_advanced_layout_keeps_the_game():
+    """It used to abandon the game; now it only asks "stop?" (the box's one
+    stop gesture), and a buzzer says no: the same sector, ROLL pages on."""
     r, sim, lines = _sim("game cheesonomics\nplayers 3\nbuzz P1\nrollbutton\n")
     assert sim.box.state_name() == "layout"
     run_script(sim, "holdroll 2500\n")
-    assert sim.box.state_name() == "layout" and sim.box.game.page == 1
-    run_script(sim, "holdroll 2500\nrollbutton\n")
+    assert sim.box.state_name() == "stop?" and sim.box.game.page == 0
+    run_script(sim, "buzz P1\n")
+    assert sim.box.state_name() == "layout" and sim.box.game.page == 0
+    run_script(sim, "rollbutton\nrollbutton\nrollbutton\n")
     assert sim.box.state_name() == "turn"
 
 

@@ -28,16 +28,17 @@ def test_cheesonomics_long_roll_asks_and_roll_stops_the_game():
 
 
 def test_cheesonomics_stop_cancelled_keeps_the_turn_half_keyed():
-    # P3 has keyed "collect" and "an animal" when the long ROLL comes
-    r, sim, lines = _co("produce P2 3\nenter P3 1 1\n")
+    # P3 has keyed "collect by animal" when the long ROLL comes
+    r, sim, lines = _co("produce P2 3\nenter P3 1\n")
     g = sim.box.game
-    before = (r["cheesonomics"], g.k, bytes(g.values), sim.fs.files["game.json"])
+    before = (r["cheesonomics"], g.entry.k, bytes(g.entry.v), sim.fs.files["game.json"])
     assert g.step_name().startswith("which")
+    die6 = sim.box.display.shown[5]                 # P3's turn, on the step "which"
     r = run_script(sim, "holdroll 2500\nbuzz P1\n")
     assert r["state"] == "turn"
-    assert (r["cheesonomics"], g.k, bytes(g.values), sim.fs.files["game.json"]) == before
+    assert (r["cheesonomics"], g.entry.k, bytes(g.entry.v), sim.fs.files["game.json"]) == before
     assert g.step_name().startswith("which")
-    assert sim.box.display.shown[5] == "P2"     # die 6: P3's turn (station 2), as before
+    assert sim.box.display.shown[5] == die6     # die 6 as before the question
     # the entry goes on from "which": 2, the goat
     run_script(sim, "enter P3 2\n")
     act = logged(lines, "action")[-1]
