@@ -33,12 +33,10 @@ def test_cheesonomics_stop_cancelled_keeps_the_turn_half_keyed():
     g = sim.box.game
     before = (r["cheesonomics"], g.entry.k, bytes(g.entry.v), sim.fs.files["game.json"])
     assert g.step_name().startswith("which")
-    die6 = sim.box.display.shown[5]                 # P3's turn, on the step "which"
     r = run_script(sim, "holdroll 2500\nbuzz P1\n")
     assert r["state"] == "turn"
     assert (r["cheesonomics"], g.entry.k, bytes(g.entry.v), sim.fs.files["game.json"]) == before
     assert g.step_name().startswith("which")
-    assert sim.box.display.shown[5] == die6     # die 6 as before the question
     # the entry goes on from "which": 2, the goat
     run_script(sim, "enter P3 2\n")
     act = logged(lines, "action")[-1]
