@@ -1,11 +1,9 @@
-#!/usr/bin/env python3
 """The Cheese Box's fix of two CPU instruction groups in rp2350js 2.0.1.
 
-Usage: python host_tools/rp2350js_fix.py SOURCE_DIR
-
-SOURCE_DIR is c1570/rp2350js at commit 10f7ebf669790f39ae3108ea5960c660c95d9f56
-(its TypeScript sources, before `npm run build`); `make emu-firmware` runs
-this on a fresh download of it. Every edit replaces one exact passage of
+apply(SOURCE_DIR): SOURCE_DIR is c1570/rp2350js at commit
+10f7ebf669790f39ae3108ea5960c660c95d9f56 (its TypeScript sources, before
+`npm run build`); `make emu-firmware` (host_tools/emu_firmware.py) applies it
+to a fresh download of it. A module, not a tool of its own. Every edit replaces one exact passage of
 that commit and fails, naming it, if the passage is not there exactly once,
 so the fix never lands half-way on other sources.
 
@@ -26,7 +24,6 @@ so the fix never lands half-way on other sources.
 """
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 COMMIT = "10f7ebf669790f39ae3108ea5960c660c95d9f56"
@@ -253,21 +250,3 @@ def apply(src: Path) -> list[str]:
     for rel, text in texts.items():
         (src / rel).write_text(text, encoding="utf-8")
     return done
-
-
-def main(argv=None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1:
-        print(__doc__.split("\n\n")[1], file=sys.stderr)
-        return 2
-    try:
-        for line in apply(Path(args[0])):
-            print("rp2350js fix: %s" % line)
-    except FixError as e:
-        print("rp2350js fix: %s" % e, file=sys.stderr)
-        return 1
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
