@@ -10,7 +10,7 @@
 #   make emu     the real firmware on an emulated Pico, in the terminal view (docs/emulator.md)
 #   make emu-deps   install the emulator (rp2040js, pinned) into emu/node_modules
 #   make emu2350-deps  install the Pico 2 emulator (rp2350js, from its tarball) into emu/rp2350/node_modules
-#   make emu-firmware  download MicroPython v1.28.0 RPI_PICO + the RP2040 boot ROM (docs/emulator.md)
+#   make emu-firmware  download MicroPython v1.28.0 RPI_PICO and RPI_PICO2, the boot ROMs, and build rp2350js (docs/emulator.md)
 #   make uf2     one UF2 file: MicroPython + the box's files (BOARD=pico-4p; docs/deploy.md)
 #   make test-emu   only the emulated-Pico suites, tests/emu and tests/emu2350 (part of make test-py)
 #   make dicelab the odds of every answer for each dice choice (docs/host-tools.md)
@@ -130,11 +130,18 @@ emu-deps:
 # never records a path that differs from one machine to the next. The stamp
 # names the tarball: another one (CHEESEBOX_EMU2350_PACKAGE) installs again.
 # Without npm or the tarball the Pico 2 suite says so and skips.
-EMU2350_PACKAGE ?= $(or $(CHEESEBOX_EMU2350_PACKAGE),../shared/emulator/rp2350/rp2350js-2.0.1-10f7ebf6-patched.tgz)
+# The tarball is looked for as emu/pico.py's package2350() does: the variable, then
+# ../shared/emulator/rp2350/ ($$CHEESEBOX_EMU_SHARED), then the one `make emu-firmware`
+# built in its cache ($$CHEESEBOX_CACHE, else $$XDG_CACHE_HOME or ~/.cache, /cheesebox/emulator).
+EMU_SHARED      := $(or $(CHEESEBOX_EMU_SHARED),../shared/emulator)
+EMU_CACHE       := $(or $(CHEESEBOX_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/cheesebox/emulator)
+EMU2350_SHARED_PKG := $(EMU_SHARED)/rp2350/rp2350js-2.0.1-10f7ebf6-patched.tgz
+EMU2350_BUILT_PKG  := $(EMU_CACHE)/rp2350/rp2350js-2.0.1-10f7ebf6-cheesebox.tgz
+EMU2350_PACKAGE ?= $(or $(CHEESEBOX_EMU2350_PACKAGE),$(firstword $(wildcard $(EMU2350_SHARED_PKG) $(EMU2350_BUILT_PKG))),$(EMU2350_SHARED_PKG))
 EMU2350_STAMP   := emu/rp2350/node_modules/.stamp
 emu2350-deps:
 	@pkg="$(EMU2350_PACKAGE)"; \
-	if [ ! -f "$$pkg" ]; then echo "make: $$pkg not found (CHEESEBOX_EMU2350_PACKAGE): the emulated Pico 2 suite will be skipped (docs/emulator.md)"; \
+	if [ ! -f "$$pkg" ]; then echo "make: rp2350js: $$pkg not found (CHEESEBOX_EMU2350_PACKAGE), nor $(EMU2350_BUILT_PKG): \`make emu-firmware\` builds it; the emulated Pico 2 suite will be skipped (docs/emulator.md)"; \
 	elif ! command -v npm >/dev/null 2>&1; then echo "make: npm not found: the emulated Pico 2 suite will be skipped (docs/emulator.md)"; \
 	else want="$$(sha256sum "$$pkg" | cut -c1-64) $$(sha256sum emu/rp2350/package-lock.json | cut -c1-64)"; \
 	  if [ -f $(EMU2350_STAMP) ] && [ "$$(cat $(EMU2350_STAMP))" = "$$want" ]; then :; \
@@ -146,8 +153,9 @@ emu2350-deps:
 	  fi; \
 	fi
 
-# the firmware image and boot ROM the emulated Pico runs, kept in
-# ~/.cache/cheesebox/emulator ($$CHEESEBOX_CACHE), which make clean leaves alone
+# the firmware images and boot ROMs the emulated Pico and Pico 2 run, and rp2350js
+# built from its repository with the project's fix (host_tools/rp2350js_fix.py),
+# kept in ~/.cache/cheesebox/emulator ($$CHEESEBOX_CACHE), which make clean leaves alone
 emu-firmware: $(STAMP)
 	$(PY) host_tools/emu_firmware.py
 

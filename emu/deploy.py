@@ -1,9 +1,9 @@
-"""Flash images of the emulated Pico: the box's files on its own flash.
+"""Flash images of the emulated Pico (and Pico 2): the box's files on its own flash.
 
 By default an image is built on the host (host_tools/fsimage.py: the files
 `make flash --dry-run` lays out, in a LittleFS image at the filesystem's
-offset of the firmware's flash) in about a second, where a deploy through
-the emulated USB takes about 40 s. With tools=True, `make flash` itself
+offset of the firmware's flash, in the geometry of the board's chip) in about
+a second, where a deploy through the emulated USB takes 40-110 s. With tools=True, `make flash` itself
 (host_tools/flash.py: mpy-cross, mpremote over the emulated USB serial port,
 sha256 verify, reset) deploys to a freshly powered emulated Pico and its flash
 is saved. Every emulated-Pico test powers up from a copy of an image, as a box
@@ -67,9 +67,10 @@ def flash_with_tools(pico, board, keep_py=False, extra=()):
 
 def builds_on_host(chip):
     """Whether image() builds that chip's images on the host (else it deploys
-    with `make flash` over the emulated USB)."""
-    # the Pico 2's filesystem geometry is not in host_tools/fsimage.py yet
-    return chip == "rp2040"
+    with `make flash` over the emulated USB): every chip whose filesystem
+    geometry host_tools/fsimage.py knows, the Pico's and the Pico 2's."""
+    from host_tools import fsimage
+    return chip in fsimage.GEOMETRY
 
 
 def image(board, keep_py=False, tools=False):
@@ -113,7 +114,8 @@ def _build_on_host(board, keep_py, path):
     import time
     from host_tools import fsimage
     t0 = time.time()
-    data = fsimage.flash_image(locate(chip_of(board))[0], fsimage.box_filesystem(board, keep_py))
+    chip = chip_of(board)
+    data = fsimage.flash_image(locate(chip)[0], fsimage.box_filesystem(board, keep_py, chip), chip)
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
         f.write(data)

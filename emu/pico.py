@@ -29,6 +29,10 @@ CACHE = os.environ.get("CHEESEBOX_CACHE") or os.path.join(
 CACHE2350 = os.path.join(CACHE, "rp2350")
 OFFICIAL_FIRMWARE_NAME = "RPI_PICO-20260406-v1.28.0.uf2"   # micropython.org's file name
 OFFICIAL_FIRMWARE2350_NAME = "RPI_PICO2-20260406-v1.28.0.uf2"
+# rp2350js is not on the npm registry: its npm tarball, as ../shared/emulator/rp2350
+# holds it, or as `make emu-firmware` builds it (the project's fix applied) in the cache
+PACKAGE2350_NAME = "rp2350js-2.0.1-10f7ebf6-patched.tgz"
+PACKAGE2350_BUILT = "rp2350js-2.0.1-10f7ebf6-cheesebox.tgz"
 LED_GPIO = 25          # the Pico's own LED
 
 
@@ -57,6 +61,14 @@ def firmware_and_bootrom(chip="rp2040"):
                    os.path.join(CACHE, OFFICIAL_FIRMWARE_NAME)),
             _first("CHEESEBOX_EMU_BOOTROM", os.path.join(SHARED, BOOTROM_NAME),
                    os.path.join(CACHE, BOOTROM_NAME)))
+
+
+def package2350():
+    """The rp2350js tarball `make emu2350-deps` installs, found or not:
+    $CHEESEBOX_EMU2350_PACKAGE, else ../shared/emulator/rp2350/'s, else the one
+    `make emu-firmware` built in the cache."""
+    return _first("CHEESEBOX_EMU2350_PACKAGE", os.path.join(SHARED2350, PACKAGE2350_NAME),
+                  os.path.join(CACHE2350, PACKAGE2350_BUILT))
 
 
 def _missing(paths, chip="rp2040"):
@@ -103,8 +115,8 @@ def _locate2350(fw, rom):
         raise EmulatorMissing("emulated Pico 2: node (Node.js 20) is not installed, see docs/emulator.md")
     if not os.path.isdir(os.path.join(HERE, "rp2350", "node_modules", "rp2350js")):
         raise EmulatorMissing("emulated Pico 2: rp2350js is not installed in emu/rp2350/node_modules: "
-                              "run `make emu2350-deps` (from $CHEESEBOX_EMU2350_PACKAGE, see "
-                              "docs/emulator.md)")
+                              "run `make emu2350-deps` (it installs %s; without it, `make "
+                              "emu-firmware` builds one; see docs/emulator.md)" % package2350())
     return fw, rom
 
 

@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
-"""`make emu-firmware`: the two files the emulated Pico runs, for a fresh clone.
+"""`make emu-firmware`: the files the emulated Pico and Pico 2 run, for a fresh clone.
 
+Usage: python host_tools/emu_firmware.py [--chip rp2040|rp2350 ...] (default both)
+
+The Pico (RP2040, rp2040js comes from the npm registry, `make emu-deps`):
 1. MicroPython v1.28.0 for RPI_PICO, the official UF2 from micropython.org.
    micropython.org publishes no hash for it: it is checked to be an RP2040
    UF2 of MicroPython v1.28.0 (family id, load address, version string), and
@@ -9,24 +12,50 @@
    ships it as b1.elf; the 16 KiB ROM is taken from its loadable segments and
    its sha256 must be the one ../shared/emulator/README.md gives.
 
+The Pico 2 (RP2350):
+3. rp2350js, which is not on the npm registry: its public repository's
+   archive at the pinned commit (c1570/rp2350js 10f7ebf6, 2.0.1), the
+   project's fix of two CPU instruction groups applied to its sources
+   (host_tools/rp2350js_fix.py), built and packed with npm (its build tools
+   come from the registry) into an npm tarball in the cache, which `make
+   emu2350-deps` installs. A tarball already found ($CHEESEBOX_EMU2350_PACKAGE,
+   ../shared/emulator/rp2350/) is checked, not rebuilt.
+4. MicroPython v1.28.0 for RPI_PICO2, the official UF2 from micropython.org
+   (checked as 1., for the RP2350: family rp2350-arm-s).
+5. The RP2350 A2 boot ROM: the one rp2350js embeds
+   (dist/cjs/bootroms/bootrom-rp2350-a2.js in the tarball), its sha256 the
+   one ../shared/emulator/rp2350/README.md gives.
+
 Files already found where emu/pico.py looks ($CHEESEBOX_EMU_FIRMWARE /
-$CHEESEBOX_EMU_BOOTROM, ../shared/emulator/, the cache) are checked, not
-fetched. Downloads go to the cache (~/.cache/cheesebox/emulator, or
-$CHEESEBOX_CACHE), which `make clean` leaves alone. Offline, it says what to
-download from where and where to put it, and exits 1; a file put there by
-hand is checked on the next run (b1.elf is turned into the ROM then).
+$CHEESEBOX_EMU_BOOTROM, $CHEESEBOX_EMU2350_FIRMWARE / $CHEESEBOX_EMU2350_BOOTROM,
+../shared/emulator/ and its rp2350/, the cache) are checked, not fetched.
+Downloads go to the cache (~/.cache/cheesebox/emulator, the Pico 2's in its
+rp2350/, or $CHEESEBOX_CACHE), which `make clean` leaves alone. Offline, it
+says what to download from where and where to put it, and exits 1; a file
+put there by hand is checked on the next run (b1.elf is turned into the ROM,
+the rp2350js archive is fixed, built and packed then).
 """
 from __future__ import annotations
 
+import argparse
 import hashlib
 import os
+import re
+import shutil
 import struct
+import subprocess
 import sys
+import tarfile
+import tempfile
 import urllib.request
 from pathlib import Path
 
+from emu.pico import (BOOTROM2350_NAME, BOOTROM_NAME, CACHE, CACHE2350, FIRMWARE2350_NAME,
+                      OFFICIAL_FIRMWARE2350_NAME, OFFICIAL_FIRMWARE_NAME, PACKAGE2350_BUILT,
+                      firmware_and_bootrom, package2350)
+from host_tools import fsimage, rp2350js_fix
+
 REPO = Path(__file__).resolve().parent.parent
-from emu.pico import BOOTROM_NAME, CACHE, OFFICIAL_FIRMWARE_NAME, firmware_and_bootrom
 
 FIRMWARE_URL = "https://micropython.org/resources/firmware/" + OFFICIAL_FIRMWARE_NAME
 FIRMWARE_PAGE = "https://micropython.org/download/RPI_PICO/"
@@ -35,6 +64,16 @@ BOOTROM_SHA256 = "90b31e108faedfa6bbcfcc33ba05dac61e645108cfbbdc385f8dafc71fde44
 BOOTROM_SIZE = 16 * 1024
 # ../shared/emulator's firmware: v1.28.0 built from the tag (not the official download)
 SHARED_BUILD_SHA256 = "94e3212c19ce09f45e5198dfa3a876d84f478d9630647be3c5dae6166a282b68"
+
+FIRMWARE2350_URL = "https://micropython.org/resources/firmware/" + OFFICIAL_FIRMWARE2350_NAME
+FIRMWARE2350_PAGE = "https://micropython.org/download/RPI_PICO2/"
+SHARED_BUILD2350_SHA256 = "c031772715b4c31879fc043acfd097fd5b8888ce19333f6c115f6d063933700b"
+BOOTROM2350_SHA256 = "196c503fbb17b2ad21a1f496574786af698f9376af9a5f79e5e75293c9e12191"
+BOOTROM2350_SIZE = 32 * 1024
+RP2350JS_COMMIT = rp2350js_fix.COMMIT
+RP2350JS_ARCHIVE_URL = "https://github.com/c1570/rp2350js/archive/%s.tar.gz" % RP2350JS_COMMIT
+RP2350JS_ARCHIVE_NAME = "rp2350js-%s.tar.gz" % RP2350JS_COMMIT[:8]
+RP2350JS_BOOTROM_JS = "package/dist/cjs/bootroms/bootrom-rp2350-a2.js"
 
 
 class Bad(Exception):
@@ -70,21 +109,23 @@ def check_bootrom(data: bytes) -> str:
     return "sha256 verified (%s...)" % BOOTROM_SHA256[:16]
 
 
-def check_firmware(path: str) -> str:
+def check_firmware(path: str, chip: str = "rp2040") -> str:
     """What can be checked without a published hash."""
-    import fsimage
+    mcu = chip.upper()
     try:
-        pages = fsimage.firmware_pages(path)        # RP2040 family, 256-byte blocks, below the FS
+        # the chip's UF2 family, 256-byte blocks, below the filesystem
+        pages = fsimage.firmware_pages(path, chip)
     except fsimage.ImageError as e:
         raise Bad(str(e))
     body = b"".join(p for _, p in sorted(pages))
-    if min(a for a, _ in pages) != 0 or b"v1.28.0" not in body or b"RP2040" not in body:
-        raise Bad("not MicroPython v1.28.0 for the RP2040 (no 'v1.28.0'/'RP2040' in it, or not at 0x10000000)")
+    if min(a for a, _ in pages) != 0 or b"v1.28.0" not in body or mcu.encode() not in body:
+        raise Bad("not MicroPython v1.28.0 for the %s (no 'v1.28.0'/'%s' in it, or not at 0x10000000)"
+                  % (mcu, mcu))
     h = sha256(Path(path).read_bytes())
-    if h == SHARED_BUILD_SHA256:
+    if h == (SHARED_BUILD2350_SHA256 if chip == "rp2350" else SHARED_BUILD_SHA256):
         return "sha256 %s... (the v1.28.0 build of ../shared/emulator)" % h[:16]
-    return ("RP2040 UF2 of MicroPython v1.28.0; sha256 %s NOT verified: micropython.org publishes "
-            "no hash for its downloads" % h)
+    return ("%s %s of MicroPython v1.28.0; sha256 %s NOT verified: micropython.org publishes "
+            "no hash for its downloads" % (mcu, "UF2" if path.endswith(".uf2") else "image", h))
 
 
 def fetch(url: str) -> bytes:
@@ -92,10 +133,10 @@ def fetch(url: str) -> bytes:
         return r.read()
 
 
-def main() -> int:
+def pico(problems: list) -> None:
+    """The Pico's firmware and boot ROM."""
     fw, rom = firmware_and_bootrom()
     cache = Path(CACHE)
-    problems = []
 
     # 1. the firmware
     where = "$CHEESEBOX_EMU_FIRMWARE" if os.environ.get("CHEESEBOX_EMU_FIRMWARE") else None
@@ -154,11 +195,184 @@ def main() -> int:
             "  then run `make emu-firmware` again: it takes the 16 KiB ROM out of it and checks "
             "its sha256\n  (%s)" % (getattr(e, "reason", e), BOOTROM_ELF_URL, elf_cache, BOOTROM_SHA256))
 
+
+def _download(url: str, dest: Path, check) -> str:
+    """Fetch url to dest (through a .part file), check(path) -> note, or raise."""
+    print("emu-firmware: downloading %s ..." % url, flush=True)
+    data = fetch(url)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dest.with_name(dest.name + ".part")
+    tmp.write_bytes(data)
+    try:
+        note = check(str(tmp))
+    except Bad:
+        tmp.unlink()
+        raise
+    tmp.replace(dest)
+    return note
+
+
+def check_package(path: str) -> str:
+    """An npm tarball of rp2350js 2.0.1 with the A2 boot ROM in it."""
+    try:
+        with tarfile.open(path, "r:gz") as t:
+            meta = t.extractfile("package/package.json").read().decode()
+            t.getmember(RP2350JS_BOOTROM_JS)
+    except (tarfile.TarError, KeyError, OSError, AttributeError) as e:
+        raise Bad("not an npm tarball of rp2350js (%s)" % e)
+    if not re.search(r'"name":\s*"rp2350js"', meta) or not re.search(r'"version":\s*"2\.0\.1"', meta):
+        raise Bad("not rp2350js 2.0.1 (its package.json)")
+    return "rp2350js 2.0.1 (npm tarball)"
+
+
+def rom_from_package(path: str) -> bytes:
+    """The RP2350 A2 boot ROM rp2350js embeds: the Uint32Array of
+    dist/cjs/bootroms/bootrom-rp2350-a2.js, as little-endian words."""
+    with tarfile.open(path, "r:gz") as t:
+        js = t.extractfile(RP2350JS_BOOTROM_JS).read().decode()
+    body = js[js.index("new Uint32Array(["):]
+    body = body[:body.index("])")]
+    words = [int(w, 16) for w in re.findall(r"0x([0-9a-fA-F]{1,8})", body)]
+    return struct.pack("<%dI" % len(words), *words)
+
+
+def check_bootrom2350(data: bytes) -> str:
+    if len(data) != BOOTROM2350_SIZE or sha256(data) != BOOTROM2350_SHA256:
+        raise Bad("sha256 %s (%d bytes), not the RP2350 A2 boot ROM's %s"
+                  % (sha256(data), len(data), BOOTROM2350_SHA256))
+    return "sha256 verified (%s...)" % BOOTROM2350_SHA256[:16]
+
+
+def build_package(archive: Path, dest: Path) -> str:
+    """rp2350js from its repository's archive: the project's fix, npm ci,
+    npm run build, npm pack, into dest."""
+    if shutil.which("npm") is None:
+        raise Bad("npm is needed to build rp2350js from %s (Node.js 20)" % archive)
+    with tempfile.TemporaryDirectory(prefix="cheesebox-rp2350js-") as tmp:
+        src = Path(tmp) / "src"
+        src.mkdir()
+        with tarfile.open(archive, "r:gz") as t:
+            top = {m.name.split("/")[0] for m in t.getmembers()}
+            if len(top) != 1:
+                raise Bad("%s: not one folder (a GitHub archive is)" % archive)
+            t.extractall(tmp, filter="data")
+        root = Path(tmp) / top.pop()
+        try:
+            for line in rp2350js_fix.apply(root):
+                print("emu-firmware: rp2350js fix: %s" % line)
+        except rp2350js_fix.FixError as e:
+            raise Bad(str(e))
+        log = dest.parent / "rp2350js-build.log"
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        with open(log, "w") as out:
+            for cmd in (["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund"],
+                        ["npm", "run", "build"],
+                        ["npm", "pack", "--pack-destination", tmp]):
+                print("emu-firmware: %s (in the rp2350js sources; log: %s)" % (" ".join(cmd[:3]), log),
+                      flush=True)
+                if subprocess.run(cmd, cwd=root, stdout=out, stderr=subprocess.STDOUT).returncode:
+                    raise Bad("`%s` failed building rp2350js: see %s" % (" ".join(cmd), log))
+        packed = Path(tmp) / "rp2350js-2.0.1.tgz"
+        note = check_package(str(packed))
+        shutil.move(str(packed), dest)
+    return note + ", built with the project's fix"
+
+
+def pico2(problems: list) -> None:
+    """The Pico 2's emulator package, firmware and boot ROM."""
+    fw, rom = firmware_and_bootrom("rp2350")
+    cache = Path(CACHE2350)
+
+    # 3. rp2350js
+    pkg = package2350()
+    where = "$CHEESEBOX_EMU2350_PACKAGE" if os.environ.get("CHEESEBOX_EMU2350_PACKAGE") else None
+    archive = cache / RP2350JS_ARCHIVE_NAME
+    built = cache / PACKAGE2350_BUILT
+    try:
+        if os.path.isfile(pkg):
+            print("emu-firmware: rp2350js: already there: %s%s: %s"
+                  % (pkg, " (%s)" % where if where else "", check_package(pkg)))
+        else:
+            if not archive.is_file():
+                print("emu-firmware: downloading %s ..." % RP2350JS_ARCHIVE_URL, flush=True)
+                data = fetch(RP2350JS_ARCHIVE_URL)
+                cache.mkdir(parents=True, exist_ok=True)
+                archive.write_bytes(data)
+            note = build_package(archive, built)
+            print("emu-firmware: rp2350js: %s (from %s): %s; `make emu2350-deps` installs it"
+                  % (built, archive.name, note))
+            pkg = str(built)
+    except Bad as e:
+        problems.append("rp2350js: %s" % e)
+    except OSError as e:
+        problems.append(
+            "rp2350js 2.0.1 (the Pico 2's emulator, not on the npm registry): cannot download it (%s).\n"
+            "  Download %s\n  (c1570/rp2350js at commit %s) and save it as\n  %s\n"
+            "  then run `make emu-firmware` again: it applies the project's fix of two CPU "
+            "instructions\n  (host_tools/rp2350js_fix.py), builds it with npm (whose build tools "
+            "come from the\n  npm registry) and packs it as %s for `make emu2350-deps`"
+            % (getattr(e, "reason", e), RP2350JS_ARCHIVE_URL, RP2350JS_COMMIT, archive, built))
+
+    # 4. the firmware
+    where = "$CHEESEBOX_EMU2350_FIRMWARE" if os.environ.get("CHEESEBOX_EMU2350_FIRMWARE") else None
+    fw_cache = cache / OFFICIAL_FIRMWARE2350_NAME
+    try:
+        if not os.path.isfile(fw):
+            note = _download(FIRMWARE2350_URL, fw_cache, lambda p: check_firmware(p, "rp2350"))
+            print("emu-firmware: MicroPython RPI_PICO2: downloaded to %s: %s" % (fw_cache, note))
+        else:
+            print("emu-firmware: MicroPython RPI_PICO2: already there: %s%s: %s"
+                  % (fw, " (%s)" % where if where else "", check_firmware(fw, "rp2350")))
+    except Bad as e:
+        problems.append("MicroPython RPI_PICO2 firmware %s: %s (replace or delete it, run again)" % (fw, e))
+    except OSError as e:
+        problems.append(
+            "MicroPython v1.28.0 for RPI_PICO2: cannot download it (%s).\n"
+            "  Download %s\n  (the v1.28.0 .uf2 on %s) and save it as\n  %s\n"
+            "  then run `make emu-firmware` again: micropython.org publishes no hash for it, so it "
+            "checks\n  that it is MicroPython v1.28.0 for the RP2350 and prints its sha256"
+            % (getattr(e, "reason", e), FIRMWARE2350_URL, FIRMWARE2350_PAGE, fw_cache))
+
+    # 5. the boot ROM, from the rp2350js package
+    where = "$CHEESEBOX_EMU2350_BOOTROM" if os.environ.get("CHEESEBOX_EMU2350_BOOTROM") else None
+    rom_cache = cache / BOOTROM2350_NAME
+    try:
+        if os.path.isfile(rom):
+            print("emu-firmware: RP2350 boot ROM: already there: %s%s: %s"
+                  % (rom, " (%s)" % where if where else "", check_bootrom2350(Path(rom).read_bytes())))
+        elif os.path.isfile(pkg):
+            data = rom_from_package(pkg)
+            note = check_bootrom2350(data)
+            cache.mkdir(parents=True, exist_ok=True)
+            rom_cache.write_bytes(data)
+            print("emu-firmware: RP2350 boot ROM: %s (the one rp2350js embeds): %s" % (rom_cache, note))
+        else:
+            problems.append("RP2350 A2 boot ROM: it comes with rp2350js (above): once that is there, "
+                            "run `make emu-firmware` again and it is taken out of it\n  into %s "
+                            "(sha256 %s)" % (rom_cache, BOOTROM2350_SHA256))
+    except Bad as e:
+        problems.append("RP2350 A2 boot ROM: %s" % e)
+    except (OSError, tarfile.TarError, ValueError, KeyError) as e:
+        problems.append("RP2350 A2 boot ROM: cannot take it out of %s (%s)" % (pkg, e))
+
+
+CHIPS = {"rp2040": ("Pico", pico), "rp2350": ("Pico 2", pico2)}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="emu_firmware.py", description=__doc__.split("\n")[0])
+    ap.add_argument("--chip", action="append", choices=sorted(CHIPS),
+                    help="only this chip's files (again for more; default: both)")
+    args = ap.parse_args(argv)
+    problems = []
+    for chip in args.chip or sorted(CHIPS):
+        CHIPS[chip][1](problems)
+    names = " and ".join("emulated " + CHIPS[c][0] for c in args.chip or sorted(CHIPS))
     if problems:
-        print("emu-firmware: the emulated Pico still needs:\n" + "\n".join(
+        print("emu-firmware: the %s still need:\n" % names + "\n".join(
             "%d. %s" % (i + 1, p) for i, p in enumerate(problems)), file=sys.stderr)
         return 1
-    print("emu-firmware: ready: `make emu` and the emulated-Pico tests will find both files")
+    print("emu-firmware: ready: `make emu` and the %s tests will find their files" % names)
     return 0
 
 

@@ -1,7 +1,9 @@
-"""`make emu-firmware` (issue 15): a fresh clone gets the emulated Pico's two
-files, or, offline, is told exactly what to download from where and where to
-put it; files already there (../shared/emulator here and in CI) are checked,
-not fetched."""
+"""`make emu-firmware` (issues 15 and 18): a fresh clone gets the emulated
+Pico's two files and the emulated Pico 2's three (rp2350js built with the
+project's fix, the RPI_PICO2 firmware, the boot ROM rp2350js embeds), or,
+offline, is told exactly what to download from where and where to put it;
+files already there (../shared/emulator here and in CI) are checked, not
+fetched."""
 import hashlib
 import os
 import struct
@@ -16,11 +18,21 @@ SHARED = REPO.parent / "shared" / "emulator"
 ROM = SHARED / "rp2040-bootrom-b1.bin"
 FW = SHARED / "micropython-v1.28.0-RPI_PICO.bin"
 ROM_SHA = "90b31e108faedfa6bbcfcc33ba05dac61e645108cfbbdc385f8dafc71fde44ae"
+SHARED2350 = SHARED / "rp2350"
+PKG2350 = SHARED2350 / "rp2350js-2.0.1-10f7ebf6-patched.tgz"
+FW2350 = SHARED2350 / "micropython-v1.28.0-RPI_PICO2.bin"
+ROM2350 = SHARED2350 / "rp2350-bootrom-a2.bin"
+ROM2350_SHA = "196c503fbb17b2ad21a1f496574786af698f9376af9a5f79e5e75293c9e12191"
+HAVE_2350 = PKG2350.is_file() and FW2350.is_file() and ROM2350.is_file()
+# the Pico 2's files from ../shared, for the Pico's tests that move ../shared away
+PICO2_FROM_SHARED = dict(CHEESEBOX_EMU2350_PACKAGE=str(PKG2350), CHEESEBOX_EMU2350_FIRMWARE=str(FW2350),
+                         CHEESEBOX_EMU2350_BOOTROM=str(ROM2350))
 
 
 def _make(tmp_path, **env):
     e = dict(os.environ, CHEESEBOX_CACHE=str(tmp_path / "cache"))
-    for k in ("CHEESEBOX_EMU_FIRMWARE", "CHEESEBOX_EMU_BOOTROM", "CHEESEBOX_EMU_SHARED"):
+    for k in ("CHEESEBOX_EMU_FIRMWARE", "CHEESEBOX_EMU_BOOTROM", "CHEESEBOX_EMU_SHARED",
+              "CHEESEBOX_EMU2350_PACKAGE", "CHEESEBOX_EMU2350_FIRMWARE", "CHEESEBOX_EMU2350_BOOTROM"):
         e.pop(k, None)
     # offline for certain: every download goes to a proxy on a closed local port
     e.update(https_proxy="http://127.0.0.1:9", HTTPS_PROXY="http://127.0.0.1:9", no_proxy="", NO_PROXY="")
@@ -39,6 +51,16 @@ def test_offline_it_names_what_to_download_from_where_and_fails(tmp_path):
     assert "publishes no hash" in err
     assert "https://github.com/raspberrypi/pico-bootrom-rp2040/releases/download/b1/b1.elf" in err
     assert "save it as\n  %s" % (cache / "b1.elf") in err and ROM_SHA in err
+    # the Pico 2: rp2350js from its repository at the pinned commit, the RPI_PICO2 firmware,
+    # the boot ROM out of rp2350js
+    c2 = cache / "rp2350"
+    assert ("https://github.com/c1570/rp2350js/archive/10f7ebf669790f39ae3108ea5960c660c95d9f56.tar.gz"
+            in err)
+    assert "save it as\n  %s" % (c2 / "rp2350js-10f7ebf6.tar.gz") in err
+    assert "host_tools/rp2350js_fix.py" in err and str(c2 / "rp2350js-2.0.1-10f7ebf6-cheesebox.tgz") in err
+    assert "https://micropython.org/resources/firmware/RPI_PICO2-20260406-v1.28.0.uf2" in err
+    assert "save it as\n  %s" % (c2 / "RPI_PICO2-20260406-v1.28.0.uf2") in err
+    assert "RP2350 A2 boot ROM: it comes with rp2350js" in err and ROM2350_SHA in err
     assert "Traceback" not in err
 
 
@@ -46,7 +68,7 @@ def test_offline_it_names_what_to_download_from_where_and_fails(tmp_path):
 def test_with_shared_files_it_checks_them_and_fetches_nothing(tmp_path):
     p = _make(tmp_path)
     assert p.returncode == 0, p.stdout + p.stderr
-    assert p.stdout.count("already there: %s" % SHARED) == 2
+    assert p.stdout.count("already there: %s/" % SHARED) == (5 if HAVE_2350 else 2)
     assert "sha256 verified" in p.stdout and "downloading" not in p.stdout
     assert not (tmp_path / "cache").exists()
 
@@ -64,12 +86,13 @@ def _elf(rom):
     return bytes(head) + ph + rom
 
 
-@pytest.mark.skipif(not (ROM.is_file() and FW.is_file()), reason="no ../shared/emulator")
+@pytest.mark.skipif(not (ROM.is_file() and FW.is_file() and HAVE_2350), reason="no ../shared/emulator")
 def test_a_hand_downloaded_b1_elf_becomes_the_checked_boot_rom_in_the_cache(tmp_path):
     cache = tmp_path / "cache"
     cache.mkdir()
     (cache / "b1.elf").write_bytes(_elf(ROM.read_bytes()))
-    p = _make(tmp_path, CHEESEBOX_EMU_SHARED=str(tmp_path / "no-shared"), CHEESEBOX_EMU_FIRMWARE=str(FW))
+    p = _make(tmp_path, CHEESEBOX_EMU_SHARED=str(tmp_path / "no-shared"), CHEESEBOX_EMU_FIRMWARE=str(FW),
+              **PICO2_FROM_SHARED)
     assert p.returncode == 0, p.stdout + p.stderr
     assert "from b1.elf" in p.stdout and "sha256 verified" in p.stdout
     assert hashlib.sha256((cache / "rp2040-bootrom-b1.bin").read_bytes()).hexdigest() == ROM_SHA
@@ -82,6 +105,82 @@ def test_a_hand_downloaded_b1_elf_becomes_the_checked_boot_rom_in_the_cache(tmp_
     # a wrong ROM is refused, and not kept
     (cache / "rp2040-bootrom-b1.bin").unlink()
     (cache / "b1.elf").write_bytes(_elf(b"\0" * 16384))
-    p = _make(tmp_path, CHEESEBOX_EMU_SHARED=str(tmp_path / "no-shared"), CHEESEBOX_EMU_FIRMWARE=str(FW))
+    p = _make(tmp_path, CHEESEBOX_EMU_SHARED=str(tmp_path / "no-shared"), CHEESEBOX_EMU_FIRMWARE=str(FW),
+              **PICO2_FROM_SHARED)
     assert p.returncode != 0 and "not the RP2040 B1 boot ROM" in p.stderr
     assert not (cache / "rp2040-bootrom-b1.bin").exists()
+
+
+@pytest.mark.skipif(not (ROM.is_file() and FW.is_file() and HAVE_2350), reason="no ../shared/emulator")
+def test_the_pico2_boot_rom_comes_out_of_the_rp2350js_tarball(tmp_path):
+    """With rp2350js's tarball but no boot ROM file, the ROM rp2350js embeds
+    is taken out of it into the cache (sha256 checked), and the emulated
+    Pico 2 looks there after the variables and ../shared."""
+    cache = tmp_path / "cache"
+    p = _make(tmp_path, CHEESEBOX_EMU_SHARED=str(tmp_path / "no-shared"), CHEESEBOX_EMU_FIRMWARE=str(FW),
+              CHEESEBOX_EMU_BOOTROM=str(ROM), CHEESEBOX_EMU2350_PACKAGE=str(PKG2350),
+              CHEESEBOX_EMU2350_FIRMWARE=str(FW2350))
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "rp2350js: already there: %s ($CHEESEBOX_EMU2350_PACKAGE): rp2350js 2.0.1" % PKG2350 in p.stdout
+    assert "the one rp2350js embeds" in p.stdout and "downloading" not in p.stdout
+    rom = cache / "rp2350" / "rp2350-bootrom-a2.bin"
+    assert hashlib.sha256(rom.read_bytes()).hexdigest() == ROM2350_SHA
+    q = subprocess.run([sys.executable, "-c", "from emu.pico import firmware_and_bootrom as f; "
+                        "print(f('rp2350')[1])"], cwd=REPO, capture_output=True, text=True,
+                       env=dict(os.environ, CHEESEBOX_CACHE=str(cache),
+                                CHEESEBOX_EMU_SHARED=str(tmp_path / "no-shared")))
+    assert q.stdout.strip() == str(rom), q.stderr
+
+
+@pytest.mark.skipif(not (ROM.is_file() and FW.is_file() and HAVE_2350), reason="no ../shared/emulator")
+def test_a_hand_downloaded_archive_that_is_not_the_pinned_rp2350js_is_refused(tmp_path):
+    """The archive put in the cache by hand is fixed before it is built: an
+    archive of other sources is refused, naming the commit, and nothing is
+    built or installed."""
+    import io
+    import shutil
+    import tarfile
+    if shutil.which("npm") is None:
+        pytest.skip("no npm")
+    c2 = tmp_path / "cache" / "rp2350"
+    c2.mkdir(parents=True)
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as t:
+        data = b"export const x = 1;\n"
+        info = tarfile.TarInfo("rp2350js-other/src/index.ts")
+        info.size = len(data)
+        t.addfile(info, io.BytesIO(data))
+    (c2 / "rp2350js-10f7ebf6.tar.gz").write_bytes(buf.getvalue())
+    p = _make(tmp_path, CHEESEBOX_EMU_SHARED=str(tmp_path / "no-shared"), CHEESEBOX_EMU_FIRMWARE=str(FW),
+              CHEESEBOX_EMU_BOOTROM=str(ROM), CHEESEBOX_EMU2350_FIRMWARE=str(FW2350),
+              CHEESEBOX_EMU2350_BOOTROM=str(ROM2350))
+    assert p.returncode != 0 and "rp2350js at 10f7ebf6 expected" in p.stderr, p.stderr
+    assert "Traceback" not in p.stderr
+    assert not (c2 / "rp2350js-2.0.1-10f7ebf6-cheesebox.tgz").exists()
+
+
+def test_the_rp2350js_fix_replaces_each_passage_once_and_only_on_its_sources(tmp_path):
+    """host_tools/rp2350js_fix.py on a tree holding exactly the passages it
+    replaces: each is replaced, a second run says it is already fixed; a tree
+    missing one passage is refused with nothing written."""
+    from host_tools import rp2350js_fix as fix
+    files = {}
+    for rel, _, old, _ in fix.EDITS:
+        files[rel] = files.get(rel, "// head\n") + old + "// between\n"
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    done = fix.apply(tmp_path)
+    assert len(done) == len(fix.EDITS)
+    for rel, _, old, new in fix.EDITS:
+        text = (tmp_path / rel).read_text()
+        assert new in text and fix.MARK in text
+    with pytest.raises(fix.FixError, match="already fixed"):
+        fix.apply(tmp_path)
+    other = tmp_path / "other"
+    for rel, text in files.items():
+        (other / rel).parent.mkdir(parents=True, exist_ok=True)
+        (other / rel).write_text(text.replace(fix.EDITS[-1][2], ""))
+    with pytest.raises(fix.FixError, match="there 0 times"):
+        fix.apply(other)
+    assert all((other / rel).read_text() == files[rel].replace(fix.EDITS[-1][2], "") for rel in files)

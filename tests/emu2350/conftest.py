@@ -1,6 +1,7 @@
 """The emulated Pico 2 suite: the official MicroPython RPI_PICO2 firmware on
-rp2350js (emu/rp2350/), the box deployed with `make flash`'s own tool, driven
-only through its pins and its USB serial port, as a table would.
+rp2350js (emu/rp2350/), the box's files on its flash (built on the host; one
+test deploys with `make flash`'s own tool over the emulated USB), driven only
+through its pins and its USB serial port, as a table would.
 
 It emulates at about 0.55x real time (the RP2040 suite runs faster), so its
 scenarios are short. Without the firmware, the boot ROM, Node or rp2350js
@@ -54,14 +55,16 @@ _images = {}
 
 @pytest.fixture(scope="session")
 def image():
-    """image(board, keep_py=False): path of a flash image of a Pico 2 board,
-    deployed by host_tools/flash.py through mpremote (built once, cached)."""
+    """image(board, keep_py=False, tools=False): path of a flash image of a
+    Pico 2 board with the box's files, built on the host (tools=True:
+    deployed by host_tools/flash.py through mpremote over the emulated USB,
+    the emulator paced to the host's clock); built once, cached."""
     from emu import deploy
 
-    def get(board, keep_py=False):
-        key = (board, keep_py)
+    def get(board, keep_py=False, tools=False):
+        key = (board, keep_py, tools)
         if key not in _images:
-            _images[key] = deploy.image(board, keep_py)
+            _images[key] = deploy.image(board, keep_py, tools)
         return _images[key]
     return get
 

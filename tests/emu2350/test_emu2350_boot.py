@@ -1,8 +1,11 @@
-"""The Pico 2 boots the box from its own flash, deployed by `make flash`'s
-tool through mpremote (.mpy), to the joining screen (issue 18)."""
+"""The Pico 2 boots the box from its own flash (.mpy) to the joining screen
+(issue 18): from an image built on the host, and, the one real deploy of the
+Pico 2 suite, after `make flash BOARD=pico2-8p PORT=socket://...` through
+mpremote over the emulated USB, the emulator paced to the host's clock."""
 import re
 
 from emu.table import EmuTable
+from host_tools import fsimage
 
 DIAL_SELECT = (16, 17, 18)
 
@@ -11,10 +14,7 @@ def _lit(frame):
     return sum(1 for i in range(0, len(frame), 3) if frame[i] or frame[i + 1] or frame[i + 2])
 
 
-def test_make_flash_mpy_boots_pico2_8p_to_the_joining_screen(image):
-    img = image("pico2-8p")
-    log = open(img + ".log").read()
-    assert re.search(r"verified \d+ files", log) and "(sha256)" in log, log
+def _boot_check(img):
     with EmuTable("pico2-8p", flash=img) as t:
         for g in DIAL_SELECT:
             t.pico.watch(g)
@@ -38,6 +38,45 @@ def test_make_flash_mpy_boots_pico2_8p_to_the_joining_screen(image):
         assert t.kinds()[-1] == "join" and t.events[-1]["p"] == "P2"
         assert _lit(t.last_frame(0)) > 20
         assert not t.pico.stats()["resets"]
+
+
+def test_host_image_boots_pico2_8p_to_the_joining_screen(image):
+    _boot_check(image("pico2-8p"))
+
+
+def _files(flash):
+    """{path: bytes} of every file in a Pico 2 flash image's LittleFS."""
+    from littlefs import LittleFS, UserContext
+    geo = fsimage.GEOMETRY["rp2350"]
+    ctx = UserContext(geo.fs_size)
+    ctx.buffer[:] = flash[geo.fs_offset:]
+    fs = LittleFS(context=ctx, mount=False, **geo.lfs_config)
+    fs.mount()
+    out = {}
+    for d, _, names in fs.walk("/"):
+        for n in names:
+            p = (d.rstrip("/") + "/" + n).lstrip("/")
+            with fs.open(p, "rb") as f:
+                out[p] = f.read()
+    return out
+
+
+def test_make_flash_over_the_emulated_usb_boots_pico2_8p(image):
+    """The one real deploy of the Pico 2 suite: `make flash` (mpy-cross,
+    mpremote copy, sha256 of every file on the board, reset) to a Pico 2 with
+    nothing but MicroPython, its clock paced to the host's. It boots to the
+    joining screen, and its filesystem holds byte for byte the files of the
+    host-built image."""
+    usb = image("pico2-8p", tools=True)
+    log = open(usb + ".log").read()
+    m = re.search(r"verified (\d+) files", log)
+    assert m and "(sha256)" in log, log
+    _boot_check(usb)
+    deployed = _files(open(usb, "rb").read())
+    host = _files(open(image("pico2-8p"), "rb").read())
+    assert sorted(host) == sorted(deployed) and "rp2port/app.mpy" in host
+    assert all(host[p] == deployed[p] for p in host)
+    assert int(m.group(1)) == len(host)
 
 
 def _channels(t):
