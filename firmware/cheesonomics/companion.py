@@ -309,6 +309,8 @@ class Companion:
             return MARK
         if k == 5:
             return SWAP
+        if k > 8:
+            return SIDE                 # the whole exchange is in: drawn once more, then carried out
         return (CARD_C, CARD_N, SIDE)[k - 6]
 
     def _complete(self):

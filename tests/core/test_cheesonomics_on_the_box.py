@@ -79,6 +79,22 @@ def test_too_many_pieces_or_an_early_pass_are_refused_and_change_nothing():
     assert r["cheesonomics"]["money"]["P2"] == 0 and r["cheesonomics"]["turn"] == "P2"
 
 
+def test_an_advanced_sale_with_an_exchange_plays_to_the_end():
+    # keyed in at P2's station with the box animating, as a Pico runs it (the
+    # dice were once drawn for a step past the exchange's last value: a crash)
+    with open("tests/scenarios/cheesonomics_exchange.txt") as f:
+        r, sim, lines = _play(f.read())
+    sale = logged(lines, "action")[-1]
+    assert (sale["p"], sale["act"], sale["paid"]) == ("P2", "sell", 27)
+    assert sale["forbid"] == "trowel" and sale["exchange"] == "France 2"
+    assert logged(lines, "error") == [] and logged(lines, "not_allowed") == []
+    c = r["cheesonomics"]
+    assert c["money"]["P2"] == 27 and c["turn"] == "P3"
+    shown = sim.box.display.shown
+    assert shown[3] == "p3.%d" % c["prices"][3]          # the Netherlands' new price
+    assert shown[5] == "P2"                               # P3 ("P2": station index 2) plays
+
+
 def test_roll_goes_back_a_step_and_a_wrong_value_is_not_taken():
     # P2 keys 3 (sell), then ROLL: back to the action; 2 (produce), 9 is no key,
     # 7 is out of range for cards (1-5): not taken; then 4 cards

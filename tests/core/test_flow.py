@@ -204,12 +204,12 @@ def test_campaign_tie_plays_again():
 
 
 def test_tracks_show_points_wheels_and_colour_change():
-    r, sim = play(START4 + "rollbutton\nwait 3000\nbuzz P1\n", animate=True)
+    r, sim = play(START4 + "rollbutton\nwait 3000\nbuzz P1\n")
     lit, colour, wheel = track(sim, 0)
     assert lit == 7 and colour == D.SCORE and wheel == D.WHEEL
     assert track(sim, 3)[2] == (0, 0, 0)
     # P4 drops below 4: the card flips, the track changes colour
-    r, sim = play(START4 + "penalty P4\n" * 4 + "wait 3000\n", animate=True)
+    r, sim = play(START4 + "penalty P4\n" * 4 + "wait 3000\n")
     lit, colour, wheel = track(sim, 3)
     assert lit == 3 and colour == D.SCORE_LOW
 
@@ -233,7 +233,7 @@ def test_same_seed_same_game_on_any_interpreter():
     b, _ = play(script, seed=7)
     assert a == b
     # drawing the LEDs or not does not change the game
-    c, _ = play(script, seed=7, animate=True)
+    c, _ = play(script, seed=7)
     assert a == c
 
 
