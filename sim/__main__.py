@@ -110,7 +110,6 @@ def main(argv=None):
         sim = Sim(board, seed=1 if args.seed is None else args.seed, dice=dice,
                   false_start_costs=args.false_start_costs,
                   log=(lambda line: print(line, file=log_file)) if log_file else None)
-        sim.box.animate = False
         t0 = time.perf_counter()
         result = run_script(sim, text)
         left_over = unused_roll(sim)

@@ -457,7 +457,6 @@ def _no_terminal(sim, console):
     console.print("The interactive Cheese Box needs a terminal (keys are read from stdin).")
     if _demo_fits(sim.board):
         console.print("Playing the demo game %s in virtual time instead:" % os.path.relpath(DEMO))
-        sim.box.animate = False
         with open(DEMO) as f:
             try:
                 run_script(sim, f.read())

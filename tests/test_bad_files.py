@@ -623,7 +623,6 @@ def _game(stage):
     from sim.scenario import Sim, run_script
     lines = []
     sim = Sim(read_board(P4), log=lines.append)
-    sim.box.animate = False
     script = ("players 3\ndice yellow\nrollbutton\nroll cheese1 cheese2 cheese3\nwait 3000\n"
               "buzz P1\nbuzz P2\nown-up P2\nrollbutton\n")
     if stage == "grab":

@@ -50,13 +50,12 @@ def round4(owner=2):
             % owner)
 
 
-def new_sim(name, seed=5, files=None, animate=False):
+def new_sim(name, seed=5, files=None):
     lines = []
     fs = SimFS()
     if files:
         fs.files.update(files)
     sim = Sim(board(name), seed=seed, fs=fs, log=lines.append)
-    sim.box.animate = animate
     return sim, lines
 
 
@@ -256,7 +255,7 @@ def boot_with(text, name="pico-8p", watchdog=False):
     lines = []
     fs = SimFS()
     fs.files["game.json"] = text
-    sim = Sim(board(name), seed=9, fs=fs, log=lines.append)    # animates: the offer is drawn
+    sim = Sim(board(name), seed=9, fs=fs, log=lines.append)
     if watchdog:
         sim.hang(9000)
     sim.box.draw()

@@ -103,7 +103,6 @@ class Table:
         self.r = random.Random(p["drive"])
         self.sim = Sim(self.board, seed=p["seed"], false_start_costs=p["fsc"])
         self.box = self.sim.box
-        self.box.animate = False
         self.n = p["players"]
         self.careless = True
         run_line(self.sim, "players %d" % self.n, 1)

@@ -44,7 +44,6 @@ def board(name="pico-4p", **chain_and_dice):
 
 def headless(b, script=""):
     sim = Sim(b)
-    sim.box.animate = False
     run_script(sim, script)
     return sim
 
