@@ -287,12 +287,12 @@ class BoxView:
 
 
 def snapshot(sim, console=None):
-    """Print one static picture of the box, every LED brought up to date."""
-    # In virtual time the box last looked at its clock at the last event, and
-    # draw() draws for that moment: one loop pass first, as the Pico's loop
-    # would have run by now (blinks and count/faces phases then match port.t).
+    """Print one static picture of the box, as its LEDs show it now."""
+    # In virtual time the box last looked at its clock at its last wake: one
+    # loop pass now, as the Pico's loop would have run by now (blinks and
+    # count/faces phases then match port.t). Nothing is redrawn on top: the
+    # picture is what the wires carry.
     sim.box.step()
-    sim.box.draw()
     (console or Console()).print(BoxView(sim).render())
 
 

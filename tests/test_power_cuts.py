@@ -174,7 +174,6 @@ def sweep(label, name, prefix, action, seed=5):
         sim.fs.arm()                            # the power is back
         n = len(lines)
         sim.boot()                              # same flash: must not raise
-        sim.box.draw()                          # the resume offer on the LEDs
         where = (label, kind, k)
         assert "error" not in events(lines[n:]), where
         assert "game.tmp" not in sim.fs.files and "game.bad" not in sim.fs.files, where
@@ -258,7 +257,6 @@ def boot_with(text, name="pico-8p", watchdog=False):
     sim = Sim(board(name), seed=9, fs=fs, log=lines.append)
     if watchdog:
         sim.hang(9000)
-    sim.box.draw()
     return sim, events(lines)
 
 
