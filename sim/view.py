@@ -30,6 +30,7 @@ from cheesemaster.match import NO_ANSWER
 from sim.keys import ESC, Keys
 from sim.scenario import ScenarioError, Sim, run_script
 from sim.simport import ROLL_BIT
+from sim.typed import sim_command
 from sim.wire import WireEncoder
 from sim.scenario import match_of
 
@@ -303,12 +304,16 @@ class Game:
     ahead: the clock only follows the wall clock.
     """
 
-    def __init__(self, sim):
+    def __init__(self, sim, timing=False):
         self.sim = sim
         self.view = BoxView(sim)
         self.pending = None     # "p" (penalty) or a station whose plate is picked
         self.said = "welcome to the Cheese Box"
         self._drawn = None      # what the last frame showed, see _changed()
+        self.timing = timing    # --timing: the simulator's speed on screen
+        self.frames = [0, 0.0]  # frames drawn, wall seconds spent drawing them
+        self.wall0 = time.monotonic()
+        self.t0 = sim.now_us
 
     def _edges(self, *edges):
         t = self.sim.port.t
@@ -375,7 +380,14 @@ class Game:
         if tune is not None:
             body.append(Text("\u266a " + TUNES.get(id(tune), "%d Hz" % self.sim.port.freq), style="magenta"))
         body.append(Text("> " + self.said, style="dim"))
+        if self.timing:
+            body.append(Text(self.timing_text(), style="dim"))
         return Panel(Group(*body), title="keys", width=48)
+
+    def timing_text(self):
+        """--timing: how the simulator keeps up with the wall clock now."""
+        return "timing: " + timing_line(self.sim, (self.sim.now_us - self.t0) / 1e6,
+                                        time.monotonic() - self.wall0, self.frames)
 
     def short_help(self):
         """The keys in two lines and what the box wants in one: for 80x24."""
@@ -408,7 +420,13 @@ class Game:
         """The box beside the help panel; on a small terminal (80x24) the
         box with a short help below it, no borders."""
         if width < COMPACT_W or height < COMPACT_H:
-            return Group(*self.view.render(compact=True), *self.short_help())
+            lines = self.view.render(compact=True) + self.short_help()
+            if self.timing and len(lines) < height:
+                t = Text(self.timing_text(), style="dim")
+                t.no_wrap = True
+                t.overflow = "ellipsis"
+                lines.append(t)
+            return Group(*lines)
         t = Table.grid(padding=(0, 3))
         t.add_column(width=56)      # fixed: a longer status line wraps, the frame stays put
         t.add_column()
@@ -430,8 +448,8 @@ class Game:
         """Follow the wall clock until Esc; keys act the moment they arrive."""
         sim = self.sim
         size = live.console.size
-        wall0 = time.monotonic()
-        t0 = sim.now_us
+        wall0 = self.wall0 = time.monotonic()
+        t0 = self.t0 = sim.now_us
         next_frame = wall0
         while True:
             for k in keys.read(max(0.0, next_frame - time.monotonic())):
@@ -444,7 +462,10 @@ class Game:
                 new_size = live.console.size
                 if self._changed() or new_size != size:
                     size = new_size
+                    d0 = time.perf_counter()
                     live.update(self.frame(size.width, size.height), refresh=True)
+                    self.frames[0] += 1
+                    self.frames[1] += time.perf_counter() - d0
                 next_frame = max(next_frame + 1.0 / FPS, now)
 
 
@@ -471,23 +492,54 @@ def fresh_seed():
     return int.from_bytes(os.urandom(3), "big")
 
 
-def play(board, seed=None, dice=None, false_start_costs=False, console=None):
+def replay_line(seed, argv):
+    """The quit line: the command, as typed, that rolls this session's dice again."""
+    return "seed %d: %s plays the same dice" % (seed, sim_command(list(argv) + ["--seed", str(seed)]))
+
+
+def play(board, seed=None, dice=None, false_start_costs=False, console=None, log=None, timing=False,
+         argv=None):
     """Play on the keyboard in real time; without a terminal, show the demo.
-    Without a seed every session rolls fresh dice; the seed is printed."""
+    Without a seed every session rolls fresh dice; the seed is printed.
+    log: called with each event-log line; timing: the simulator's speed shown
+    live and, at the end, virtual time against wall time on stderr.
+    argv: this session's options, for the replay line."""
     console = console or Console()
     if seed is None:
         seed = fresh_seed()
-    console.print("seed %d (replay this game's dice with --seed %d)" % (seed, seed))
-    sim = Sim(board, seed=seed, dice=dice, false_start_costs=false_start_costs)
+    if argv is None:
+        argv = ["--board", board.name]
+    console.print("seed %d (replay this game's dice with --seed %d)" % (seed, seed), highlight=False)
+    sim = Sim(board, seed=seed, dice=dice, false_start_costs=false_start_costs, log=log)
+    wall0 = time.perf_counter()
+    t0 = sim.now_us
+    game = None
     if sys.stdin is None or not sys.stdin.isatty() or not console.is_terminal:
-        return _no_terminal(sim, console)
-    game = Game(sim)
-    size = console.size
-    try:
-        with Keys(sys.stdin) as keys, Live(game.frame(size.width, size.height), console=console,
-                                           auto_refresh=False) as live:
-            game.run(keys, live)
-    except KeyboardInterrupt:
-        pass
-    console.print("seed %d: python -m sim --board %s --seed %d plays the same dice" % (seed, board.name, seed))
-    return 0
+        code = _no_terminal(sim, console)
+    else:
+        game = Game(sim, timing=timing)
+        size = console.size
+        try:
+            with Keys(sys.stdin) as keys, Live(game.frame(size.width, size.height), console=console,
+                                               auto_refresh=False, redirect_stderr=False) as live:
+                game.run(keys, live)
+        except KeyboardInterrupt:
+            pass
+        code = 0
+    if timing:
+        wall = time.perf_counter() - wall0
+        frames = game.frames if game is not None else None
+        print(timing_line(sim, (sim.now_us - t0) / 1e6, wall, frames), file=sys.stderr)
+    if game is not None:
+        console.print(replay_line(seed, argv), highlight=False, markup=False, soft_wrap=True)
+    return code
+
+
+def timing_line(sim, virtual_s, wall_s, frames=None):
+    """Virtual time against wall time (play follows the wall clock: below 1x
+    the simulator fell behind it), and the box steps it took."""
+    text = "virtual %.1f s in %.1f s wall: %.2fx real time, %d box steps" % (
+        virtual_s, wall_s, virtual_s / wall_s if wall_s > 0 else 0.0, sim.steps)
+    if frames:
+        text += ", %d frames drawn (%.1f ms each)" % (frames[0], frames[1] * 1000.0 / max(1, frames[0]))
+    return text
