@@ -31,6 +31,7 @@ from sim.keys import ESC, Keys
 from sim.scenario import ScenarioError, Sim, run_script
 from sim.simport import ROLL_BIT
 from sim.typed import sim_command
+from sim.why import Why
 from sim.wire import WireEncoder
 from sim.scenario import match_of
 
@@ -306,6 +307,7 @@ class Game:
 
     def __init__(self, sim, timing=False):
         self.sim = sim
+        self.why = Why(sim).attach()    # says why a press did nothing or cost a point
         self.view = BoxView(sim)
         self.pending = None     # "p" (penalty) or a station whose plate is picked
         self.said = "welcome to the Cheese Box"
@@ -346,6 +348,7 @@ class Game:
         elif k == " ":
             self._edges((0, ROLL_BIT, 1), (TAP_US, ROLL_BIT, 0))
             self.said = "ROLL"
+            self.why.roll_at_join()
         elif k in ("l", "L"):
             self._edges((0, ROLL_BIT, 1), (LONG_US, ROLL_BIT, 0))
             self.said = "ROLL held 2.2 s"
@@ -372,6 +375,9 @@ class Game:
             t.add_row("%s-%s 0-7" % (PLATE_KEYS[0], PLATE_KEYS[n - 1]), "place station 1-%d's plate" % n)
         t.add_row("Esc", "quit (also Ctrl-C)")
         body = [t, Text(), Text(hint(self.sim), style="italic"), Text()]
+        why = self.why.now()
+        if why:
+            body.append(Text("why: " + why, style="bold red"))
         if self.pending == "p":
             body.append(Text("penalty: press 1-%d" % n, style="bold yellow"))
         elif self.pending is not None:
@@ -410,6 +416,8 @@ class Game:
             said = Text("penalty: press 1-%d" % n, style="bold yellow")
         elif self.pending is not None:
             said = Text("plate of P%d selected: press 0-7" % (self.pending + 1), style="bold yellow")
+        elif self.why.now():
+            said = Text("why: " + self.why.now(), style="bold red")
         else:
             said = Text(hint(self.sim) + "  > " + self.said, style="italic")
         said.no_wrap = True
@@ -439,7 +447,7 @@ class Game:
         key typed, a tune changed or the clock moved on a tenth. Drawing is
         the costly part, so an idle box is not redrawn."""
         sim = self.sim
-        look = [sim.elapsed_ms() // 100, self.pending, self.said, sim.box.tunes.tune,
+        look = [sim.elapsed_ms() // 100, self.pending, self.said, self.why.now(), sim.box.tunes.tune,
                 bytes(sim.box.plate)] + sim.port.rgb
         drawn, self._drawn = self._drawn, look
         return look != drawn

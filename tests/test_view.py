@@ -327,3 +327,54 @@ def test_cheesonomics_on_the_box_in_the_terminal():
     console.print(game.frame(80, 24))
     lines = console.export_text().rstrip("\n").split("\n")
     assert len(lines) <= 24 and all(len(x) <= 80 for x in lines)
+
+
+def _shown(game, w=140, h=50):
+    """The help's text as a w x h terminal shows it (the panel beside the box,
+    or the lines under it on a small one), wrapped lines joined again."""
+    console = Console(record=True, width=w, height=h, file=io.StringIO())
+    console.print(game.help() if w >= 112 else game.frame(w, h))
+    return " ".join(console.export_text().replace("\u2502", " ").split())
+
+
+def test_the_view_says_why_a_press_did_nothing_or_cost_a_point():
+    # a false start: a buzzer while the dice tumble
+    game = Game(Sim(board()))
+    keys(game, ["1", "2", " ", " ", " "])
+    assert game.sim.box.state_name() == "rolling"
+    keys(game, ["2"])
+    assert "why: P2: false start" in _shown(game)
+    assert "why: P2: false start" in _shown(game, 80, 24)     # the small terminal says it too
+    # a refused grab (answer keys: no key before the buzzer) costs a point
+    game = Game(Sim(board("pico-8p")))
+    keys(game, ["1", "2", " ", " ", " "], ms=300)
+    keys(game, [], ms=0)
+    game.sim.run_until(game.sim.now_us + 1700000)
+    keys(game, ["2"])
+    assert "why: P2: grab refused (no key before the buzzer): -1 point, 6 left" in _shown(game)
+
+
+def test_the_view_says_why_roll_did_not_start_a_game():
+    game = Game(Sim(board()))
+    keys(game, ["1", " "])
+    assert game.sim.box.state_name() == "join"
+    assert "why: ROLL: cheese master needs 2 players, 1 joined" in _shown(game)
+    # pico-4p (plate cards) cannot host Cheesonomics: said when it is offered, and at ROLL
+    keys(game, ["L"], ms=2600)
+    assert game.sim.box.module.NAME == "cheesonomics"
+    assert "why: cheesonomics cannot start on this board" in _shown(game)
+    keys(game, ["2", " "])
+    assert game.sim.box.state_name() == "join"
+    assert "why: box: cheesonomics needs answer keys or dials" in _shown(game)
+
+
+def test_the_view_says_why_for_a_tie_replay_and_a_locked_type():
+    game = Game(Sim(board("pico-8p")))
+    setup = "players 2\ndice yellow\n" + "penalty P1\n" * 5 + "penalty P2\n" * 5
+    run_script(game.sim, setup + "rollbutton\nroll cheese1 cheese2 cheese3\nwait 3000\npenalty P2\n"
+               "answer P1 1\nbuzz P1\nwait 1200\n")
+    assert game.sim.result()["replays"] == 1
+    assert "why: tie replay" in _shown(game)
+    game = Game(Sim(board("pico-8p")))
+    run_script(game.sim, "game cheesonomics\nplayers 3\nvariant basic\ncollect P2 goat\ncollect P3 goat\n")
+    assert "why: P3: not allowed: goat is locked by P2's knife" in _shown(game)
