@@ -10,6 +10,7 @@ real time, or the demo scenario when there is no terminal to play in.
 """
 import os
 import sys
+import textwrap
 import time
 
 from rich.color import Color
@@ -111,11 +112,27 @@ def hint(sim):
         keys = "%s then a digit (%s)" % (PLATE_KEYS[s], "dial" if box.dials else "key")
         text = "P%d, %s: %s, then %d (buzzer); space (ROLL): back a step; other buzzers: their money" % (
             s + 1, step_legend(g), keys, s + 1)
+    elif state == "menu" and _cm_game(box):
+        g = box.game
+        # the menu opens on the table's last choice (flow.py keeps it): say so
+        text = "dice: %s (the menu opens on the last choice); any buzzer: next; ROLL confirms" % (
+            CHOICES[g.choice])
+    elif state == "gameover" and m is not None and box.game.campaign is not None:
+        # one meaning a key: ROLL plays on, L ends the campaign (flow.on_roll / on_long_roll)
+        if box.game.campaign.tiebreak:
+            text = "ROLL or L (hold ROLL): end the campaign, crown the king"
+        else:
+            text = "ROLL: the campaign's next game; L (hold ROLL): end the campaign, crown the king"
     else:
         text = HINTS.get(state, "")
-    if m is not None and box.game.campaign is not None and state in ("ready", "gameover"):
-        text += "; L: %s the campaign" % ("end" if state == "gameover" else "abandon")
+    if m is not None and box.game.campaign is not None and state == "ready":
+        text += "; L (hold ROLL): abandon the campaign"
     return text
+
+
+def _cm_game(box):
+    """Cheese Master is playing (its menu has dice choices)."""
+    return box.game is not None and hasattr(box.game, "choice")
 
 
 def _rgb(c):
@@ -395,16 +412,17 @@ class Game:
         return "timing: " + timing_line(self.sim, (self.sim.now_us - self.t0) / 1e6,
                                         time.monotonic() - self.wall0, self.frames)
 
-    def short_help(self):
-        """The keys in two lines and what the box wants in one: for 80x24."""
+    def short_help(self, width=80, room=2):
+        """The keys in one line (at most 80 columns) and what the box wants
+        in the lines left (`room`), wrapped at `width`: for 80x24."""
         n = self.sim.board.stations
         keys = Text()
         keys.append("1-%d" % n, "bold cyan")
-        keys.append(" buzzers  ")
+        keys.append(" buzzer  ")
         keys.append("space", "bold cyan")
         keys.append(" ROLL  ")
         keys.append("L", "bold cyan")
-        keys.append(" ROLL held 2.2 s  ")
+        keys.append(" long ROLL  ")
         keys.append("p 1-%d" % n, "bold cyan")
         keys.append(" penalty  ")
         if self.sim.board.electronic:
@@ -420,15 +438,28 @@ class Game:
             said = Text("why: " + self.why.now(), style="bold red")
         else:
             said = Text(hint(self.sim) + "  > " + self.said, style="italic")
-        said.no_wrap = True
-        said.overflow = "ellipsis"
-        return [keys, said]
+        keys.no_wrap = True
+        keys.overflow = "ellipsis"
+        out = [keys]
+        # the hint wraps into the lines left, cut (with an ellipsis) only
+        # when there are no more
+        room = max(1, room - 1)
+        lines = textwrap.wrap(said.plain, width) or [""]
+        if len(lines) > room:
+            lines = lines[:room - 1] + [" ".join(lines[room - 1:])]
+        for line in lines:
+            t = Text(line, style=said.style)
+            t.no_wrap = True
+            t.overflow = "ellipsis"
+            out.append(t)
+        return out
 
     def frame(self, width=200, height=100):
         """The box beside the help panel; on a small terminal (80x24) the
         box with a short help below it, no borders."""
         if width < COMPACT_W or height < COMPACT_H:
-            lines = self.view.render(compact=True) + self.short_help()
+            lines = self.view.render(compact=True)
+            lines += self.short_help(width, height - len(lines) - (1 if self.timing else 0))
             if self.timing and len(lines) < height:
                 t = Text(self.timing_text(), style="dim")
                 t.no_wrap = True

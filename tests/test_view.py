@@ -378,3 +378,37 @@ def test_the_view_says_why_for_a_tie_replay_and_a_locked_type():
     game = Game(Sim(board("pico-8p")))
     run_script(game.sim, "game cheesonomics\nplayers 3\nvariant basic\ncollect P2 goat\ncollect P3 goat\n")
     assert "why: P3: not allowed: goat is locked by P2's knife" in _shown(game)
+
+
+def test_small_terminals_keep_the_legend_on_one_line_and_the_whole_hint():
+    from sim.view import hint
+    for name, script in (("pico-8p", "game cheesonomics\nplayers 3\nvariant basic\n"),
+                         ("pico2-8p", "game cheesonomics\nplayers 3\nvariant advanced\n"),
+                         ("pico-8p", "players 8\ndice king\nrollbutton\nwait 1600\n")):
+        game = Game(headless(board(name), script))
+        for w in (80, 100):
+            console = Console(record=True, width=w, height=24, file=io.StringIO())
+            console.print(game.frame(w, 24))
+            lines = console.export_text().rstrip("\n").split("\n")
+            assert len(lines) <= 24 and all(len(x) <= w for x in lines)
+            legend = [x for x in lines if x.startswith("1-8 buzzer")]
+            assert len(legend) == 1 and legend[0].endswith("Esc quit"), lines[-4:]   # not wrapped
+            shown = " ".join(" ".join(lines[lines.index(legend[0]) + 1:]).split())
+            assert " ".join(hint(game.sim).split()) in shown, (w, shown)           # not cut
+
+
+def test_the_menu_hint_says_it_opens_on_the_last_choice():
+    from sim.view import hint
+    # a game on yellow+2 ends (P2's penalties), the table joins again: the menu
+    sim = headless(board(), "players 2\ndice yellow+2\n" + "penalty P2\n" * 7 + "holdroll 2500\nplayers 2\n")
+    assert sim.box.state_name() == "menu"
+    assert hint(sim).startswith("dice: yellow+2 (the menu opens on the last choice)")
+
+
+def test_the_campaign_game_over_hint_gives_each_key_one_meaning():
+    from sim.view import hint
+    sim = headless(board(), "players 2\ndice king\n" + "penalty P2\n" * 7)
+    assert sim.box.state_name() == "gameover" and sim.result()["campaign"]["game"] == 1
+    h = hint(sim)
+    assert h.count("L ") == 1 and "end the campaign" in h and "back to joining" not in h
+    assert "ROLL: the campaign's next game" in h
