@@ -221,7 +221,7 @@ def test_cut_during_the_first_save_of_a_game():
 def test_cut_while_the_next_campaign_game_starts():
     # a campaign keeps its tally at game over; ROLL starts game 2 over it
     game = "rollbutton\nwait 3000\nbuzz P1\nrollbutton\nwait 1200\n" * 7
-    prefix = "players 2\ndice king\n" + game
+    prefix = "players 2\ndice campaign\n" + game
     steps, nbytes, old, new = sweep("campaign game 2 starts", "pico-4p", prefix, "rollbutton\n")
     assert old == steps + nbytes
 

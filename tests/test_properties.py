@@ -407,7 +407,7 @@ def tables(draw):
     return {
         "board": board,
         "players": draw(st.integers(2, stations)),
-        "dice": draw(st.sampled_from(["yellow", "yellow+1", "yellow+2", "yellow+3", "king"])),
+        "dice": draw(st.sampled_from(["yellow", "yellow+1", "yellow+2", "yellow+3", "campaign"])),
         "seed": draw(st.integers(1, 2 ** 31 - 1)),
         "drive": draw(st.integers(0, 2 ** 32 - 1)),
         "p_wrong": draw(st.sampled_from([0.0, 0.15, 0.4, 0.8])),

@@ -236,7 +236,7 @@ def test_a_placed_plate_is_drawn_without_waiting_for_a_buzzer():
 
 def test_status_counts_campaign_games_and_shows_the_tally():
     game7 = "rollbutton\nwait 3000\nbuzz P1\nrollbutton\nwait 100\n" * 7
-    sim = headless(board(), "players 2\ndice yellow\n" + game7 + "holdroll 2500\nplayers 2\ndice king\n" + game7)
+    sim = headless(board(), "players 2\ndice yellow\n" + game7 + "holdroll 2500\nplayers 2\ndice campaign\n" + game7)
     assert sim.box.games == 2                       # since power-up
     text = text_of(screen(lambda c: snapshot(sim, c)))
     assert "campaign game 1" in text and "game 2" not in text
@@ -259,7 +259,7 @@ def test_marked_player_is_shown_only_while_they_may_roll():
 
 def test_help_fits_an_80x24_terminal():
     # 8 stations, electronic plates, a campaign: the tallest picture there is
-    sim = headless(board("pico-8p"), "players 8\ndice king\nrollbutton\nwait 1600\n")
+    sim = headless(board("pico-8p"), "players 8\ndice campaign\nrollbutton\nwait 1600\n")
     game = Game(sim)
     game.pending = 2
     for w, h in ((80, 24), (100, 40)):
@@ -384,7 +384,7 @@ def test_small_terminals_keep_the_legend_on_one_line_and_the_whole_hint():
     from sim.view import hint
     for name, script in (("pico-8p", "game cheesonomics\nplayers 3\nvariant basic\n"),
                          ("pico2-8p", "game cheesonomics\nplayers 3\nvariant advanced\n"),
-                         ("pico-8p", "players 8\ndice king\nrollbutton\nwait 1600\n")):
+                         ("pico-8p", "players 8\ndice campaign\nrollbutton\nwait 1600\n")):
         game = Game(headless(board(name), script))
         for w in (80, 100):
             console = Console(record=True, width=w, height=24, file=io.StringIO())
@@ -407,7 +407,7 @@ def test_the_menu_hint_says_it_opens_on_the_last_choice():
 
 def test_the_campaign_game_over_hint_gives_each_key_one_meaning():
     from sim.view import hint
-    sim = headless(board(), "players 2\ndice king\n" + "penalty P2\n" * 7)
+    sim = headless(board(), "players 2\ndice campaign\n" + "penalty P2\n" * 7)
     assert sim.box.state_name() == "gameover" and sim.result()["campaign"]["game"] == 1
     h = hint(sim)
     assert h.count("L ") == 1 and "end the campaign" in h and "back to joining" not in h

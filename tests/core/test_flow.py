@@ -178,7 +178,7 @@ def test_tour_shows_faces_and_returns_to_ready():
 
 
 def test_campaign_game_one_has_one_yellow_die():
-    r, _ = play("players 2\ndice king\n")
+    r, _ = play("players 2\ndice campaign\n")
     assert len(r["dice"]) == 1 and r["dice"][0].startswith("yellow")
     assert r["campaign"]["game"] == 1
 
@@ -186,19 +186,19 @@ def test_campaign_game_one_has_one_yellow_die():
 def test_campaign_king_after_wins():
     rnd = "rollbutton\nwait 3000\nbuzz P1\nrollbutton\nwait 100\n"
     game = rnd * 7
-    r, _ = play("players 2\ndice king\n" + game + "rollbutton\n" + game)
+    r, _ = play("players 2\ndice campaign\n" + game + "rollbutton\n" + game)
     assert r["campaign"]["wins"] == {"P1": 2, "P2": 0}
     assert len(r["dice"]) == 2
-    r, _ = play("players 2\ndice king\n" + game + "holdroll 2500\n")
+    r, _ = play("players 2\ndice campaign\n" + game + "holdroll 2500\n")
     assert r["state"] == "king" and r["campaign"]["king"] == "P1"
 
 
 def test_campaign_tie_plays_again():
     p1 = "rollbutton\nwait 3000\nbuzz P1\nrollbutton\nwait 100\n" * 7
     p2 = "rollbutton\nwait 3000\nbuzz P2\nrollbutton\nwait 100\n" * 7
-    r, _ = play("players 2\ndice king\n" + p1 + "rollbutton\n" + p2 + "holdroll 2500\n")
+    r, _ = play("players 2\ndice campaign\n" + p1 + "rollbutton\n" + p2 + "holdroll 2500\n")
     assert r["state"] == "ready" and r["campaign"]["king"] is None
-    r, _ = play("players 2\ndice king\n" + p1 + "rollbutton\n" + p2 + "holdroll 2500\n" + p2
+    r, _ = play("players 2\ndice campaign\n" + p1 + "rollbutton\n" + p2 + "holdroll 2500\n" + p2
                 + "rollbutton\n")
     assert r["state"] == "king" and r["campaign"]["king"] == "P2"
 

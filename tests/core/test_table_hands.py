@@ -232,7 +232,7 @@ GAME_P1 = ROUND_P1 * 7
 def test_campaign_tally_is_on_the_tracks_between_games():
     from flowkit import track
     from cheesebox import display as D
-    r, sim = play("players 2\ndice king\n" + GAME_P1 + "rollbutton\n" + GAME_P1 + "wait 300\n")
+    r, sim = play("players 2\ndice campaign\n" + GAME_P1 + "rollbutton\n" + GAME_P1 + "wait 300\n")
     assert r["state"] == "gameover" and r["campaign"]["wins"] == {"P1": 2, "P2": 0}
     # P2's track: no wins; P1's: 2 wins in P1's colour (blinking, as the game's winner)
     seen = set()
@@ -246,13 +246,13 @@ def test_campaign_tally_is_on_the_tracks_between_games():
 
 
 def test_campaign_can_be_abandoned_in_a_game_and_ended_at_game_over():
-    r, sim = play("players 2\ndice king\n" + ROUND_P1 * 2 + "holdroll 2500\n")
+    r, sim = play("players 2\ndice campaign\n" + ROUND_P1 * 2 + "holdroll 2500\n")
     assert r["state"] == "join" and "campaign" not in r and not r["saved"]
     # a new campaign starts from nothing: nobody has joined
-    r, sim = play("players 2\ndice king\n" + ROUND_P1 * 2 + "holdroll 2500\nplayers 2\ndice king\n")
+    r, sim = play("players 2\ndice campaign\n" + ROUND_P1 * 2 + "holdroll 2500\nplayers 2\ndice campaign\n")
     assert r["campaign"] == {"game": 1, "wins": {"P1": 0, "P2": 0}, "king": None}
     # at game over: hold ROLL 2 s ends it and crowns the king; no saved game is left
-    r, sim = play("players 2\ndice king\n" + GAME_P1 + "holdroll 2500\n")
+    r, sim = play("players 2\ndice campaign\n" + GAME_P1 + "holdroll 2500\n")
     assert r["state"] == "king" and r["campaign"]["king"] == "P1" and not r["saved"]
 
 
