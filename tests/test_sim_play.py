@@ -50,7 +50,9 @@ def play_on_a_terminal(args, keys, cols=120, rows=40, cwd=REPO):
                 if not data:
                     return
                 out.append(data)
-    drain(3.0)                        # started and drew its first frame
+    deadline = time.monotonic() + 30
+    while b"Esc" not in b"".join(out) and time.monotonic() < deadline and p.poll() is None:
+        drain(0.2)                    # started: its first frame is up, keys are read
     for delay, text in keys + [(0.3, "\x1b")]:
         drain(delay)
         os.write(master, text.encode())
