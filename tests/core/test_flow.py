@@ -243,3 +243,31 @@ def test_ticks_wrap_during_a_game():
     r, sim = play(START4 + rnd * 6)
     assert r["virtual_ms"] > 20000
     assert r["points"] == {"P1": 7, "P2": 7, "P3": 7, "P4": 1}
+
+
+def test_in_virtual_time_every_tumble_frame_and_note_goes_out_on_time():
+    # the driver jumps from event to event, but wakes the box for each frame
+    # of the tumble and each note of a tune, as the Pico's loop would run
+    r, sim = play("players 2\ndice yellow\n")
+    port = sim.port
+    notes = []
+    frames = []
+    tone = port.tone
+
+    def heard(freq):
+        if freq != port.freq:
+            notes.append(((port.t - t0) // 1000, freq))
+        tone(freq)
+    port.tone = heard
+    ci = sim.board.dice[0][0]
+    port.on_show = lambda chain, rgb: frames.append((port.t - t0) // 1000) if chain == ci else None
+    t0 = port.t
+    from sim.scenario import run_script
+    run_script(sim, "rollbutton\nwait 1700\n")
+    start = notes[0][0]
+    assert [(t - start, f) for t, f in notes[:8]] == [(0, 300), (30, 0), (60, 350), (90, 0), (120, 300),
+                                                     (150, 0), (180, 400), (210, 0)]
+    tumble = [t - start for t in frames if start <= t < start + 1500]
+    assert len(tumble) >= 15                                  # a frame every 90 ms for 1.5 s
+    assert all(b - a <= 91 for a, b in zip(tumble, tumble[1:]))
+    assert sim.box.state_name() == "grab"
