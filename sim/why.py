@@ -85,5 +85,8 @@ class Why:
             return
         mod = box.module
         k = sum(box.joined)
-        if k < mod.MIN_PLAYERS:
+        why = mod.fits(self.sim.board)
+        if why and k < mod.MIN_PLAYERS:
+            self.say("ROLL: %s cannot start on this board: %s" % (mod.NAME, why))
+        elif k < mod.MIN_PLAYERS:
             self.say("ROLL: %s needs %d players, %d joined (buzzers join)" % (mod.NAME, mod.MIN_PLAYERS, k))
