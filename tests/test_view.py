@@ -363,7 +363,7 @@ def test_the_view_says_why_roll_did_not_start_a_game():
     keys(game, ["L"], ms=2600)
     assert game.sim.box.module.NAME == "cheesonomics"
     assert "why: cheesonomics cannot start on this board" in _shown(game)
-    keys(game, [" "])                       # nobody joined: the board is the reason, not the count
+    keys(game, [" "])                       # one has joined: the board is the reason, not the count
     assert "why: ROLL: cheesonomics cannot start on this board" in _shown(game)
     keys(game, ["2", " "])
     assert game.sim.box.state_name() == "join"
