@@ -147,7 +147,8 @@ def selections(names):
     menu = {}
     for choice in range(CAMPAIGN):
         dice = dice_for_choice(choice)
-        label = "%d yellow" % N_YELLOW if choice == 0 else "+" + _short(names[dice[-1]])
+        # the menu's own names (dice.CHOICES), the die a choice adds beside
+        label = CHOICES[choice] + ("" if choice == 0 else " (+%s)" % _short(names[dice[-1]]))
         uses = ["menu %d (%s)" % (choice + 1, CHOICES[choice])]
         out.append((label, uses, [(1.0, dice)]))
         menu[dice] = uses

@@ -1,8 +1,10 @@
-"""python -m sim: the Cheese Box in a terminal, or a scenario without a screen.
+"""The Cheese Box in a terminal, or a scenario without a screen (python -m sim).
 
-  python -m sim                              play on the keyboard (needs a terminal)
-  python -m sim --script FILE [--json]       run a scenario in virtual time
-  python -m sim --board pico-8p ...          pick a board (name in boards/ or a path)
+  .venv/bin/python -m sim                          play on the keyboard (needs a terminal)
+  .venv/bin/python -m sim --script FILE [--json]   run a scenario in virtual time
+  .venv/bin/python -m sim --board pico-8p ...      pick a board (name in boards/ or a path)
+  .venv/bin/python -m sim --game cheesonomics      the card game against bots
+  (or make sim ARGS="...")
 Exit codes: 0 done, 2 bad board, dice or scenario file (message, no traceback).
 """
 import argparse
@@ -17,6 +19,7 @@ os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 from cheesebox.board import BoardError, read_board  # noqa: E402
 from cheesemaster.dice import DiceError, load_dice  # noqa: E402
 from sim.scenario import ScenarioError, Sim, run_script, unused_roll  # noqa: E402
+from sim.typed import python_m  # noqa: E402
 
 
 def board_path(name):
@@ -68,12 +71,25 @@ def load_dice_file(path):
     return text
 
 
+def _replay_args(args):
+    """The options of this session but the seed (the replay line adds it)."""
+    out = ["--board", args.board]
+    if args.dice:
+        out += ["--dice", args.dice]
+    if args.false_start_costs:
+        out.append("--false-start-costs")
+    return out
+
+
 def main(argv=None):
     a = list(sys.argv[1:] if argv is None else argv)
     if "--game=cheesonomics" in a or ("--game" in a and a[a.index("--game") + 1:][:1] == ["cheesonomics"]):
         from sim.cheesonomics.cli import main as cheesonomics_main
         return cheesonomics_main(a)
-    ap = argparse.ArgumentParser(prog="python -m sim", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog=python_m(), description=__doc__.split("\n")[0])
+    ap.add_argument("--game", choices=["cheesonomics"],
+                    help="cheesonomics: the whole card game in the terminal, against bots (its own"
+                         " options: --game cheesonomics --help); without it: the box, which hosts both games")
     ap.add_argument("--board", default="pico-4p", help="board name in boards/ or a path (default pico-4p)")
     ap.add_argument("--script", help="scenario file to run in virtual time")
     ap.add_argument("--json", action="store_true", help="print the final state as one JSON object")
@@ -82,8 +98,11 @@ def main(argv=None):
                          " printed; 1 for --script)")
     ap.add_argument("--dice", help="dice file replacing the default dice")
     ap.add_argument("--false-start-costs", action="store_true", help="house rule: a false start costs 1 point")
-    ap.add_argument("--timing", action="store_true", help="report virtual time / wall time on stderr")
-    ap.add_argument("--log", metavar="FILE", help="write the box's event log (JSON lines) to FILE ('-': stderr)")
+    ap.add_argument("--timing", action="store_true",
+                    help="virtual time against wall time, on stderr (in play also live on the screen)")
+    ap.add_argument("--log", metavar="FILE",
+                    help="write the box's event log (JSON lines) to FILE as it happens, in play too"
+                         " ('-': stderr)")
     args = ap.parse_args(argv)
     try:
         board = read_board(board_path(args.board))
@@ -91,26 +110,37 @@ def main(argv=None):
     except (BoardError, DiceError) as e:
         print("error: %s" % e, file=sys.stderr)
         return 2
-    if args.script is None:
-        from sim.view import play
-        return play(board, seed=args.seed, dice=dice, false_start_costs=args.false_start_costs)
-    try:
-        text = read_script(args.script)
-    except ScenarioError as e:
-        print("error: %s: %s" % (args.script, e), file=sys.stderr)
+    text = None
+    if args.script is not None:
+        try:
+            text = read_script(args.script)
+        except ScenarioError as e:
+            print("error: %s: %s" % (args.script, e), file=sys.stderr)
+            return 2
+    elif args.log == "-" and sys.stderr.isatty() and sys.stdin is not None and sys.stdin.isatty():
+        print("error: --log -: in play stderr is this terminal, where the box is drawn:"
+              " give a file (--log game.log) or send stderr elsewhere (2>game.log)", file=sys.stderr)
         return 2
     log_file = None
     if args.log:
         try:
-            log_file = sys.stderr if args.log == "-" else open(args.log, "w")
+            # a line at a time: a monitor or `tail -f` follows the game live
+            log_file = sys.stderr if args.log == "-" else open(args.log, "w", buffering=1)
         except OSError as e:
             print("error: --log %s: cannot be written (%s)" % (args.log, e.strerror or e), file=sys.stderr)
             return 2
+    log = (lambda line: print(line, file=log_file, flush=True)) if log_file else None
+    if text is None:
+        from sim.view import play
+        try:
+            return play(board, seed=args.seed, dice=dice, false_start_costs=args.false_start_costs,
+                        log=log, timing=args.timing, argv=_replay_args(args))
+        finally:
+            if log_file is not None and log_file is not sys.stderr:
+                log_file.close()
     try:
         sim = Sim(board, seed=1 if args.seed is None else args.seed, dice=dice,
-                  false_start_costs=args.false_start_costs,
-                  log=(lambda line: print(line, file=log_file)) if log_file else None)
-        sim.box.animate = False
+                  false_start_costs=args.false_start_costs, log=log)
         t0 = time.perf_counter()
         result = run_script(sim, text)
         left_over = unused_roll(sim)

@@ -275,7 +275,7 @@ def run_line(sim, line, lineno):
                 sim.press(s)
         sim.press(ROLL_BIT)
     elif cmd == "dice":
-        _need(args, 1, lineno, "dice yellow|yellow+1|yellow+2|yellow+3|king")
+        _need(args, 1, lineno, "dice yellow|yellow+1|yellow+2|yellow+3|campaign")
         want = args[0].lower()
         if want not in CHOICES:
             raise ScenarioError("line %d: dice must be one of %s, got %r"

@@ -10,6 +10,7 @@ real time, or the demo scenario when there is no terminal to play in.
 """
 import os
 import sys
+import textwrap
 import time
 
 from rich.color import Color
@@ -30,6 +31,8 @@ from cheesemaster.match import NO_ANSWER
 from sim.keys import ESC, Keys
 from sim.scenario import ScenarioError, Sim, run_script
 from sim.simport import ROLL_BIT
+from sim.typed import sim_command
+from sim.why import Why
 from sim.wire import WireEncoder
 from sim.scenario import match_of
 
@@ -118,11 +121,27 @@ def hint(sim):
         text = ("P%d, %s: %s; space (ROLL): back a step (nothing keyed: deck and money); "
                 "hold space then the last player's buzzer: undo; other buzzers: their money" % (
                     s + 1, step_legend(g), how))
+    elif state == "menu" and _cm_game(box):
+        g = box.game
+        # the menu opens on the table's last choice (flow.py keeps it): say so
+        text = "dice: %s (the menu opens on the last choice); any buzzer: next; ROLL confirms" % (
+            CHOICES[g.choice])
+    elif state == "gameover" and m is not None and box.game.campaign is not None:
+        # one meaning a key: ROLL plays on, L ends the campaign (flow.on_roll / on_long_roll)
+        if box.game.campaign.tiebreak:
+            text = "ROLL or L (hold ROLL): end the campaign, crown the king"
+        else:
+            text = "ROLL: the campaign's next game; L (hold ROLL): end the campaign, crown the king"
     else:
         text = HINTS.get(state, "")
-    if m is not None and box.game.campaign is not None and state in ("ready", "gameover"):
-        text += "; L: %s the campaign" % ("end" if state == "gameover" else "abandon")
+    if m is not None and box.game.campaign is not None and state == "ready":
+        text += "; L (hold ROLL): abandon the campaign"
     return text
+
+
+def _cm_game(box):
+    """Cheese Master is playing (its menu has dice choices)."""
+    return box.game is not None and hasattr(box.game, "choice")
 
 
 def _rgb(c):
@@ -296,12 +315,12 @@ class BoxView:
 
 
 def snapshot(sim, console=None):
-    """Print one static picture of the box, every LED brought up to date."""
-    # In virtual time the box last looked at its clock at the last event, and
-    # draw() draws for that moment: one loop pass first, as the Pico's loop
-    # would have run by now (blinks and count/faces phases then match port.t).
+    """Print one static picture of the box, as its LEDs show it now."""
+    # In virtual time the box last looked at its clock at its last wake: one
+    # loop pass now, as the Pico's loop would have run by now (blinks and
+    # count/faces phases then match port.t). Nothing is redrawn on top: the
+    # picture is what the wires carry.
     sim.box.step()
-    sim.box.draw()
     (console or Console()).print(BoxView(sim).render())
 
 
@@ -312,12 +331,17 @@ class Game:
     ahead: the clock only follows the wall clock.
     """
 
-    def __init__(self, sim):
+    def __init__(self, sim, timing=False):
         self.sim = sim
+        self.why = Why(sim).attach()    # says why a press did nothing or cost a point
         self.view = BoxView(sim)
         self.pending = None     # "p" (penalty) or a station whose plate is picked
         self.said = "welcome to the Cheese Box"
         self._drawn = None      # what the last frame showed, see _changed()
+        self.timing = timing    # --timing: the simulator's speed on screen
+        self.frames = [0, 0.0]  # frames drawn, wall seconds spent drawing them
+        self.wall0 = time.monotonic()
+        self.t0 = sim.now_us
 
     def _edges(self, *edges):
         t = self.sim.port.t
@@ -350,6 +374,7 @@ class Game:
         elif k == " ":
             self._edges((0, ROLL_BIT, 1), (TAP_US, ROLL_BIT, 0))
             self.said = "ROLL"
+            self.why.roll_at_join()
         elif k in ("l", "L"):
             self._edges((0, ROLL_BIT, 1), (LONG_US, ROLL_BIT, 0))
             self.said = "ROLL held 2.2 s"
@@ -376,6 +401,9 @@ class Game:
             t.add_row("%s-%s 0-7" % (PLATE_KEYS[0], PLATE_KEYS[n - 1]), "place station 1-%d's plate" % n)
         t.add_row("Esc", "quit (also Ctrl-C)")
         body = [t, Text(), Text(hint(self.sim), style="italic"), Text()]
+        why = self.why.now()
+        if why:
+            body.append(Text("why: " + why, style="bold red"))
         if self.pending == "p":
             body.append(Text("penalty: press 1-%d" % n, style="bold yellow"))
         elif self.pending is not None:
@@ -384,18 +412,26 @@ class Game:
         if tune is not None:
             body.append(Text("\u266a " + TUNES.get(id(tune), "%d Hz" % self.sim.port.freq), style="magenta"))
         body.append(Text("> " + self.said, style="dim"))
+        if self.timing:
+            body.append(Text(self.timing_text(), style="dim"))
         return Panel(Group(*body), title="keys", width=48)
 
-    def short_help(self):
-        """The keys in two lines and what the box wants in one: for 80x24."""
+    def timing_text(self):
+        """--timing: how the simulator keeps up with the wall clock now."""
+        return "timing: " + timing_line(self.sim, (self.sim.now_us - self.t0) / 1e6,
+                                        time.monotonic() - self.wall0, self.frames)
+
+    def short_help(self, width=80, room=2):
+        """The keys in one line (at most 80 columns) and what the box wants
+        in the lines left (`room`), wrapped at `width`: for 80x24."""
         n = self.sim.board.stations
         keys = Text()
         keys.append("1-%d" % n, "bold cyan")
-        keys.append(" buzzers  ")
+        keys.append(" buzzer  ")
         keys.append("space", "bold cyan")
         keys.append(" ROLL  ")
         keys.append("L", "bold cyan")
-        keys.append(" ROLL held 2.2 s  ")
+        keys.append(" long ROLL  ")
         keys.append("p 1-%d" % n, "bold cyan")
         keys.append(" penalty  ")
         if self.sim.board.electronic:
@@ -407,17 +443,38 @@ class Game:
             said = Text("penalty: press 1-%d" % n, style="bold yellow")
         elif self.pending is not None:
             said = Text("plate of P%d selected: press 0-7" % (self.pending + 1), style="bold yellow")
+        elif self.why.now():
+            said = Text("why: " + self.why.now(), style="bold red")
         else:
             said = Text(hint(self.sim) + "  > " + self.said, style="italic")
-        said.no_wrap = True
-        said.overflow = "ellipsis"
-        return [keys, said]
+        keys.no_wrap = True
+        keys.overflow = "ellipsis"
+        out = [keys]
+        # the hint wraps into the lines left, cut (with an ellipsis) only
+        # when there are no more
+        room = max(1, room - 1)
+        lines = textwrap.wrap(said.plain, width) or [""]
+        if len(lines) > room:
+            lines = lines[:room - 1] + [" ".join(lines[room - 1:])]
+        for line in lines:
+            t = Text(line, style=said.style)
+            t.no_wrap = True
+            t.overflow = "ellipsis"
+            out.append(t)
+        return out
 
     def frame(self, width=200, height=100):
         """The box beside the help panel; on a small terminal (80x24) the
         box with a short help below it, no borders."""
         if width < COMPACT_W or height < COMPACT_H:
-            return Group(*self.view.render(compact=True), *self.short_help())
+            lines = self.view.render(compact=True)
+            lines += self.short_help(width, height - len(lines) - (1 if self.timing else 0))
+            if self.timing and len(lines) < height:
+                t = Text(self.timing_text(), style="dim")
+                t.no_wrap = True
+                t.overflow = "ellipsis"
+                lines.append(t)
+            return Group(*lines)
         t = Table.grid(padding=(0, 3))
         t.add_column(width=56)      # fixed: a longer status line wraps, the frame stays put
         t.add_column()
@@ -430,7 +487,7 @@ class Game:
         key typed, a tune changed or the clock moved on a tenth. Drawing is
         the costly part, so an idle box is not redrawn."""
         sim = self.sim
-        look = [sim.elapsed_ms() // 100, self.pending, self.said, sim.box.tunes.tune,
+        look = [sim.elapsed_ms() // 100, self.pending, self.said, self.why.now(), sim.box.tunes.tune,
                 bytes(sim.box.plate)] + sim.port.rgb
         drawn, self._drawn = self._drawn, look
         return look != drawn
@@ -439,8 +496,8 @@ class Game:
         """Follow the wall clock until Esc; keys act the moment they arrive."""
         sim = self.sim
         size = live.console.size
-        wall0 = time.monotonic()
-        t0 = sim.now_us
+        wall0 = self.wall0 = time.monotonic()
+        t0 = self.t0 = sim.now_us
         next_frame = wall0
         while True:
             for k in keys.read(max(0.0, next_frame - time.monotonic())):
@@ -453,7 +510,10 @@ class Game:
                 new_size = live.console.size
                 if self._changed() or new_size != size:
                     size = new_size
+                    d0 = time.perf_counter()
                     live.update(self.frame(size.width, size.height), refresh=True)
+                    self.frames[0] += 1
+                    self.frames[1] += time.perf_counter() - d0
                 next_frame = max(next_frame + 1.0 / FPS, now)
 
 
@@ -466,7 +526,6 @@ def _no_terminal(sim, console):
     console.print("The interactive Cheese Box needs a terminal (keys are read from stdin).")
     if _demo_fits(sim.board):
         console.print("Playing the demo game %s in virtual time instead:" % os.path.relpath(DEMO))
-        sim.box.animate = False
         with open(DEMO) as f:
             try:
                 run_script(sim, f.read())
@@ -481,23 +540,54 @@ def fresh_seed():
     return int.from_bytes(os.urandom(3), "big")
 
 
-def play(board, seed=None, dice=None, false_start_costs=False, console=None):
+def replay_line(seed, argv):
+    """The quit line: the command, as typed, that rolls this session's dice again."""
+    return "seed %d: %s plays the same dice" % (seed, sim_command(list(argv) + ["--seed", str(seed)]))
+
+
+def play(board, seed=None, dice=None, false_start_costs=False, console=None, log=None, timing=False,
+         argv=None):
     """Play on the keyboard in real time; without a terminal, show the demo.
-    Without a seed every session rolls fresh dice; the seed is printed."""
+    Without a seed every session rolls fresh dice; the seed is printed.
+    log: called with each event-log line; timing: the simulator's speed shown
+    live and, at the end, virtual time against wall time on stderr.
+    argv: this session's options, for the replay line."""
     console = console or Console()
     if seed is None:
         seed = fresh_seed()
-    console.print("seed %d (replay this game's dice with --seed %d)" % (seed, seed))
-    sim = Sim(board, seed=seed, dice=dice, false_start_costs=false_start_costs)
+    if argv is None:
+        argv = ["--board", board.name]
+    console.print("seed %d (replay this game's dice with --seed %d)" % (seed, seed), highlight=False)
+    sim = Sim(board, seed=seed, dice=dice, false_start_costs=false_start_costs, log=log)
+    wall0 = time.perf_counter()
+    t0 = sim.now_us
+    game = None
     if sys.stdin is None or not sys.stdin.isatty() or not console.is_terminal:
-        return _no_terminal(sim, console)
-    game = Game(sim)
-    size = console.size
-    try:
-        with Keys(sys.stdin) as keys, Live(game.frame(size.width, size.height), console=console,
-                                           auto_refresh=False) as live:
-            game.run(keys, live)
-    except KeyboardInterrupt:
-        pass
-    console.print("seed %d: python -m sim --board %s --seed %d plays the same dice" % (seed, board.name, seed))
-    return 0
+        code = _no_terminal(sim, console)
+    else:
+        game = Game(sim, timing=timing)
+        size = console.size
+        try:
+            with Keys(sys.stdin) as keys, Live(game.frame(size.width, size.height), console=console,
+                                               auto_refresh=False, redirect_stderr=False) as live:
+                game.run(keys, live)
+        except KeyboardInterrupt:
+            pass
+        code = 0
+    if timing:
+        wall = time.perf_counter() - wall0
+        frames = game.frames if game is not None else None
+        print(timing_line(sim, (sim.now_us - t0) / 1e6, wall, frames), file=sys.stderr)
+    if game is not None:
+        console.print(replay_line(seed, argv), highlight=False, markup=False, soft_wrap=True)
+    return code
+
+
+def timing_line(sim, virtual_s, wall_s, frames=None):
+    """Virtual time against wall time (play follows the wall clock: below 1x
+    the simulator fell behind it), and the box steps it took."""
+    text = "virtual %.1f s in %.1f s wall: %.2fx real time, %d box steps" % (
+        virtual_s, wall_s, virtual_s / wall_s if wall_s > 0 else 0.0, sim.steps)
+    if frames:
+        text += ", %d frames drawn (%.1f ms each)" % (frames[0], frames[1] * 1000.0 / max(1, frames[0]))
+    return text

@@ -528,7 +528,6 @@ def test_bad_dice_file_shows_cross_and_2_at_joining_and_the_default_dice_play(ba
     _names_it(errors[0]["what"], "dice.json", wants)
     assert sim.box.state_name() == "join"
     _dice_show_cross_and_2(sim)
-    sim.box.draw()
     from sim.scenario import run_script
     run_script(sim, "players 2\ndice yellow\nrollbutton\nwait 2000\n")
     assert sim.box.game.dice_names == tuple(n for n, _, _ in DEFAULT_DICE)
@@ -623,7 +622,6 @@ def _game(stage):
     from sim.scenario import Sim, run_script
     lines = []
     sim = Sim(read_board(P4), log=lines.append)
-    sim.box.animate = False
     script = ("players 3\ndice yellow\nrollbutton\nroll cheese1 cheese2 cheese3\nwait 3000\n"
               "buzz P1\nbuzz P2\nown-up P2\nrollbutton\n")
     if stage == "grab":

@@ -86,7 +86,6 @@ class Table:
         self.events = []                     # (virtual us when logged, event dict)
         self.sim = Sim(self.board, seed=seed, log=self._log)
         self.box = self.sim.box
-        self.box.animate = False
         self.port = self.sim.port
         self.deb = self.board.debounce_ms * MS
         self.f = FG.Fingers(self.port, self.r, self.deb, self.board.glitch_ms * MS)

@@ -27,7 +27,6 @@ STATIONS = {2: [1, 6], 3: [1, 4, 6], 4: [0, 2, 5, 7], 5: [0, 1, 3, 4, 6]}
 def start(board, stations, advanced, seed):
     lines = []
     sim = Sim(board, seed=seed, log=lines.append)
-    sim.box.animate = False
     run_script(sim, "game cheesonomics\n")
     for s in stations:
         sim.press(s)

@@ -52,7 +52,7 @@ def test_json_has_the_keys_and_types(tmp_path):
 
 
 def test_json_campaign_field(tmp_path):
-    p = run("--script", script(tmp_path, "players 2\ndice king\n"), "--json")
+    p = run("--script", script(tmp_path, "players 2\ndice campaign\n"), "--json")
     assert p.returncode == 0, p.stderr
     r = json.loads(p.stdout)
     c = r["campaign"]

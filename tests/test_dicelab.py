@@ -66,7 +66,7 @@ def test_menu_choice_odds_match_every_roll(rows, choice):
 
 def test_six_dice_known_figures(rows):
     """All six default dice: 46,656 rolls; a few figures to see at a glance."""
-    r = rows["+king"]
+    r = rows["yellow+3 (+king)"]
     assert r["rolls"] == 46656
     assert "menu 4 (yellow+3)" in r["used_by"] and "campaign game 6 on" in r["used_by"]
     assert 0 < r["kind_matters"]["innkeeper"] <= r["kind_present"]["innkeeper"] == pytest.approx(1 / 6)
@@ -86,8 +86,8 @@ def test_campaign_first_games_mix_the_random_yellows(rows):
     two = rows["campaign game 2 (2 random yellow)"]
     assert len(two["dice"]) == 3 and two["weights"] == pytest.approx([1 / 3] * 3)
     # games 3-6 roll what a menu choice rolls: shown on that row, not twice
-    assert "campaign game 3" in rows["3 yellow"]["used_by"]
-    assert "campaign game 5" in rows["+innkeeper"]["used_by"]
+    assert "campaign game 3" in rows["yellow"]["used_by"]
+    assert "campaign game 5" in rows["yellow+2 (+innkeeper)"]["used_by"]
 
 
 def _run(args, **kw):
@@ -99,7 +99,7 @@ def test_cli_table_and_plot(tmp_path):
     png = tmp_path / "odds.png"
     q = _run(["--plot", str(png)])
     assert q.returncode == 0, q.stderr
-    assert "+king" in q.stdout and "46656" in q.stdout and "7+" in q.stdout
+    assert "yellow+3 (+king)" in q.stdout and "46656" in q.stdout and "7+" in q.stdout
     assert "FLAG campaign game 1" in q.stdout
     with open(png, "rb") as f:
         assert f.read(8) == b"\x89PNG\r\n\x1a\n"
@@ -121,9 +121,9 @@ def test_dull_dice_file_is_flagged(tmp_path):
     rows = json.loads(q.stdout)["selections"]
     assert all(r["flag"] for r in rows)
     by = dict((r["selection"], r) for r in rows)
-    assert by["3 yellow"]["p"][3] == 1.0 and by["+king"]["p"][6] == 1.0
+    assert by["yellow"]["p"][3] == 1.0 and by["yellow+3 (+king)"]["p"][6] == 1.0
     q = _run(["--dice", str(p)])
-    assert "FLAG 3 yellow: answer 3 comes up 100.0%" in q.stdout
+    assert "FLAG yellow: answer 3 comes up 100.0%" in q.stdout
 
 
 def test_dice_file_names_label_the_rows(tmp_path):

@@ -34,7 +34,6 @@ import boardport  # noqa: E402  (host_tools/ is on sys.path once monitor.py is l
 def _log(board, script):
     lines = []
     sim = Sim(read_board(os.path.join(REPO, "boards", board + ".json")), log=lines.append)
-    sim.box.animate = False
     run_script(sim, script)
     return lines
 

@@ -50,13 +50,12 @@ def round4(owner=2):
             % owner)
 
 
-def new_sim(name, seed=5, files=None, animate=False):
+def new_sim(name, seed=5, files=None):
     lines = []
     fs = SimFS()
     if files:
         fs.files.update(files)
     sim = Sim(board(name), seed=seed, fs=fs, log=lines.append)
-    sim.box.animate = animate
     return sim, lines
 
 
@@ -178,7 +177,6 @@ def sweep(label, name, prefix, action, seed=5):
         sim.fs.arm()                            # the power is back
         n = len(lines)
         sim.boot()                              # same flash: must not raise
-        sim.box.draw()                          # the resume offer on the LEDs
         where = (label, kind, k)
         assert "error" not in events(lines[n:]), where
         assert "game.tmp" not in sim.fs.files and "game.bad" not in sim.fs.files, where
@@ -230,7 +228,7 @@ def test_cut_during_the_first_save_of_a_game():
 def test_cut_while_the_next_campaign_game_starts():
     # a campaign keeps its tally at game over; ROLL starts game 2 over it
     game = "rollbutton\nwait 3000\nbuzz P1\nrollbutton\nwait 1200\n" * 7
-    prefix = "players 2\ndice king\n" + game
+    prefix = "players 2\ndice campaign\n" + game
     steps, nbytes, old, new = sweep("campaign game 2 starts", "pico-4p", prefix, "rollbutton\n")
     assert old == steps + nbytes
 
@@ -263,10 +261,9 @@ def boot_with(text, name="pico-8p", watchdog=False):
     lines = []
     fs = SimFS()
     fs.files["game.json"] = text
-    sim = Sim(board(name), seed=9, fs=fs, log=lines.append)    # animates: the offer is drawn
+    sim = Sim(board(name), seed=9, fs=fs, log=lines.append)
     if watchdog:
         sim.hang(9000)
-    sim.box.draw()
     return sim, events(lines)
 
 

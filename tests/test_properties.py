@@ -103,7 +103,6 @@ class Table:
         self.r = random.Random(p["drive"])
         self.sim = Sim(self.board, seed=p["seed"], false_start_costs=p["fsc"])
         self.box = self.sim.box
-        self.box.animate = False
         self.n = p["players"]
         self.careless = True
         run_line(self.sim, "players %d" % self.n, 1)
@@ -408,7 +407,7 @@ def tables(draw):
     return {
         "board": board,
         "players": draw(st.integers(2, stations)),
-        "dice": draw(st.sampled_from(["yellow", "yellow+1", "yellow+2", "yellow+3", "king"])),
+        "dice": draw(st.sampled_from(["yellow", "yellow+1", "yellow+2", "yellow+3", "campaign"])),
         "seed": draw(st.integers(1, 2 ** 31 - 1)),
         "drive": draw(st.integers(0, 2 ** 32 - 1)),
         "p_wrong": draw(st.sampled_from([0.0, 0.15, 0.4, 0.8])),

@@ -55,8 +55,14 @@ EXPECTED = {
     "thirty_rounds": ("pico-8p", {
         "points": {"P1": 4, "P2": 4, "P3": 3, "P4": 3, "P5": 3, "P6": 3, "P7": 3, "P8": 3},
         "rounds": 30, "replays": 0, "eliminated": [], "winner": None, "state": "ready"}),
+    "cheesonomics_exchange": ("pico-8p", {
+        "state": "turn", "games": 1,
+        "cheesonomics": {"variant": "advanced", "money": {"P1": 0, "P2": 27, "P3": 0},
+                         "turns": {"P1": 1, "P2": 2, "P3": 1}, "deck": 36, "prices": [5, 4, 6, 5, 1],
+                         "turn": "P3", "over": False, "winners": []}}),
 }
-VIA_CLI = ("anna_wrong_answer", "final_tie_replay", "full_game_plate_cards", "king_campaign")
+VIA_CLI = ("anna_wrong_answer", "final_tie_replay", "full_game_plate_cards", "king_campaign",
+           "cheesonomics_exchange")
 
 
 def path(name):
@@ -74,7 +80,6 @@ def cli(name, board):
 
 def in_process(name, board, seed=1):
     sim = Sim(read_board(os.path.join(REPO, "boards", board + ".json")), seed=seed)
-    sim.box.animate = False
     with open(path(name)) as f:
         return run_script(sim, f.read()), sim
 
@@ -132,7 +137,6 @@ def test_king_campaign_game_one_has_one_yellow_die():
 
 def _run_lines(name, board, upto):
     sim = Sim(read_board(os.path.join(REPO, "boards", board + ".json")), seed=1)
-    sim.box.animate = False
     with open(path(name)) as f:
         lines = f.read().split("\n")
     for i, line in enumerate(lines[:upto]):

@@ -44,7 +44,6 @@ def board(name="pico-4p", **chain_and_dice):
 
 def headless(b, script=""):
     sim = Sim(b)
-    sim.box.animate = False
     run_script(sim, script)
     return sim
 
@@ -241,7 +240,7 @@ def test_a_placed_plate_is_drawn_without_waiting_for_a_buzzer():
 
 def test_status_counts_campaign_games_and_shows_the_tally():
     game7 = "rollbutton\nwait 3000\nbuzz P1\nrollbutton\nwait 100\n" * 7
-    sim = headless(board(), "players 2\ndice yellow\n" + game7 + "holdroll 2500\nplayers 2\ndice king\n" + game7)
+    sim = headless(board(), "players 2\ndice yellow\n" + game7 + "holdroll 2500\nplayers 2\ndice campaign\n" + game7)
     assert sim.box.games == 2                       # since power-up
     text = text_of(screen(lambda c: snapshot(sim, c)))
     assert "campaign game 1" in text and "game 2" not in text
@@ -264,7 +263,7 @@ def test_marked_player_is_shown_only_while_they_may_roll():
 
 def test_help_fits_an_80x24_terminal():
     # 8 stations, electronic plates, a campaign: the tallest picture there is
-    sim = headless(board("pico-8p"), "players 8\ndice king\nrollbutton\nwait 1600\n")
+    sim = headless(board("pico-8p"), "players 8\ndice campaign\nrollbutton\nwait 1600\n")
     game = Game(sim)
     game.pending = 2
     for w, h in ((80, 24), (100, 40)):
@@ -333,3 +332,90 @@ def test_cheesonomics_on_the_box_in_the_terminal():
     console.print(game.frame(80, 24))
     lines = console.export_text().rstrip("\n").split("\n")
     assert len(lines) <= 24 and all(len(x) <= 80 for x in lines)
+
+
+def _shown(game, w=140, h=50):
+    """The help's text as a w x h terminal shows it (the panel beside the box,
+    or the lines under it on a small one), wrapped lines joined again."""
+    console = Console(record=True, width=w, height=h, file=io.StringIO())
+    console.print(game.help() if w >= 112 else game.frame(w, h))
+    return " ".join(console.export_text().replace("\u2502", " ").split())
+
+
+def test_the_view_says_why_a_press_did_nothing_or_cost_a_point():
+    # a false start: a buzzer while the dice tumble
+    game = Game(Sim(board()))
+    keys(game, ["1", "2", " ", " ", " "])
+    assert game.sim.box.state_name() == "rolling"
+    keys(game, ["2"])
+    assert "why: P2: false start" in _shown(game)
+    assert "why: P2: false start" in _shown(game, 80, 24)     # the small terminal says it too
+    # a refused grab (answer keys: no key before the buzzer) costs a point
+    game = Game(Sim(board("pico-8p")))
+    keys(game, ["1", "2", " ", " ", " "], ms=300)
+    keys(game, [], ms=0)
+    game.sim.run_until(game.sim.now_us + 1700000)
+    keys(game, ["2"])
+    assert "why: P2: grab refused (no key before the buzzer): -1 point, 6 left" in _shown(game)
+
+
+def test_the_view_says_why_roll_did_not_start_a_game():
+    game = Game(Sim(board()))
+    keys(game, ["1", " "])
+    assert game.sim.box.state_name() == "join"
+    assert "why: ROLL: cheese master needs 2 players, 1 joined" in _shown(game)
+    # pico-4p (plate cards) cannot host Cheesonomics: said when it is offered, and at ROLL
+    keys(game, ["L"], ms=2600)
+    assert game.sim.box.module.NAME == "cheesonomics"
+    assert "why: cheesonomics cannot start on this board" in _shown(game)
+    keys(game, [" "])                       # one has joined: the board is the reason, not the count
+    assert "why: ROLL: cheesonomics cannot start on this board" in _shown(game)
+    keys(game, ["2", " "])
+    assert game.sim.box.state_name() == "join"
+    assert "why: box: cheesonomics needs answer keys or dials" in _shown(game)
+
+
+def test_the_view_says_why_for_a_tie_replay_and_a_locked_type():
+    game = Game(Sim(board("pico-8p")))
+    setup = "players 2\ndice yellow\n" + "penalty P1\n" * 5 + "penalty P2\n" * 5
+    run_script(game.sim, setup + "rollbutton\nroll cheese1 cheese2 cheese3\nwait 3000\npenalty P2\n"
+               "answer P1 1\nbuzz P1\nwait 1200\n")
+    assert game.sim.result()["replays"] == 1
+    assert "why: tie replay" in _shown(game)
+    game = Game(Sim(board("pico-8p")))
+    run_script(game.sim, "game cheesonomics\nplayers 3\nvariant basic\ncollect P2 goat\ncollect P3 goat\n")
+    assert "why: P3: not allowed: goat is locked by P2's knife" in _shown(game)
+
+
+def test_small_terminals_keep_the_legend_on_one_line_and_the_whole_hint():
+    from sim.view import hint
+    for name, script in (("pico-8p", "game cheesonomics\nplayers 3\nvariant basic\n"),
+                         ("pico2-8p", "game cheesonomics\nplayers 3\nvariant advanced\n"),
+                         ("pico-8p", "players 8\ndice campaign\nrollbutton\nwait 1600\n")):
+        game = Game(headless(board(name), script))
+        for w in (80, 100):
+            console = Console(record=True, width=w, height=24, file=io.StringIO())
+            console.print(game.frame(w, 24))
+            lines = console.export_text().rstrip("\n").split("\n")
+            assert len(lines) <= 24 and all(len(x) <= w for x in lines)
+            legend = [x for x in lines if x.startswith("1-8 buzzer")]
+            assert len(legend) == 1 and legend[0].endswith("Esc quit"), lines[-4:]   # not wrapped
+            shown = " ".join(" ".join(lines[lines.index(legend[0]) + 1:]).split())
+            assert " ".join(hint(game.sim).split()) in shown, (w, shown)           # not cut
+
+
+def test_the_menu_hint_says_it_opens_on_the_last_choice():
+    from sim.view import hint
+    # a game on yellow+2 ends (P2's penalties), the table joins again: the menu
+    sim = headless(board(), "players 2\ndice yellow+2\n" + "penalty P2\n" * 7 + "holdroll 2500\nplayers 2\n")
+    assert sim.box.state_name() == "menu"
+    assert hint(sim).startswith("dice: yellow+2 (the menu opens on the last choice)")
+
+
+def test_the_campaign_game_over_hint_gives_each_key_one_meaning():
+    from sim.view import hint
+    sim = headless(board(), "players 2\ndice campaign\n" + "penalty P2\n" * 7)
+    assert sim.box.state_name() == "gameover" and sim.result()["campaign"]["game"] == 1
+    h = hint(sim)
+    assert h.count("L ") == 1 and "end the campaign" in h and "back to joining" not in h
+    assert "ROLL: the campaign's next game" in h

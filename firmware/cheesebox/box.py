@@ -132,9 +132,13 @@ class Box:
 
     @property
     def animate(self):
-        """False when nobody watches (the headless simulator): wake only for the
-        game's own timers, no tunes, LEDs drawn only when draw() is called.
-        The game plays exactly the same either way."""
+        """True as the box runs, and in every scenario, test and referee run.
+        False only in a speed benchmark (host_tools/bench.py): no tunes, no
+        animation frames, no waking for blinks, the LEDs drawn only when draw()
+        is called. Then the drawing code does not run at all, so a crash in
+        it goes unseen (an exchange in Cheesonomics crashed only when
+        animating); the game's decisions and timing should not change
+        (tests/test_properties.py compares both)."""
         return self._animate
 
     @animate.setter

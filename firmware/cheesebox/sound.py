@@ -28,7 +28,7 @@ class TunePlayer:
 
     def __init__(self, port):
         self.port = port
-        self.on = True          # False: nobody listens (the headless simulator)
+        self.on = True          # False only in a speed benchmark (Box.animate)
         self.tune = None
         self.pos = 0
         self.until = 0

@@ -12,7 +12,7 @@ from cheesebox.rand import randbelow
 N_YELLOW = 3
 
 # Menu choices, in the order the ROLL menu cycles through them.
-CHOICES = ("yellow", "yellow+1", "yellow+2", "yellow+3", "king")
+CHOICES = ("yellow", "yellow+1", "yellow+2", "yellow+3", "campaign")   # the menu, as the host tools name it
 CAMPAIGN = 4
 
 

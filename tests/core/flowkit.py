@@ -14,10 +14,10 @@ def board(name="pico-4p"):
     return _boards[name]
 
 
-def play(script, name="pico-4p", seed=1, animate=False, **kw):
-    """Run a scenario text; returns (result dict, sim)."""
+def play(script, name="pico-4p", seed=1, **kw):
+    """Run a scenario text as the box plays it (animations and tunes on, in
+    virtual time); returns (result dict, sim)."""
     sim = Sim(board(name), seed=seed, **kw)
-    sim.box.animate = animate
     return run_script(sim, script), sim
 
 
@@ -25,10 +25,9 @@ START_CHEESONOMICS = "game cheesonomics\nplayers 3\nvariant basic\n"     # seed 
 
 
 def play_logged(script, name="pico-8p", fs=None, seed=1):
-    """Run a scenario text, headless; returns (result, sim, event-log lines)."""
+    """Run a scenario text; returns (result, sim, event-log lines)."""
     lines = []
     sim = Sim(board(name), seed=seed, log=lines.append, fs=fs)
-    sim.box.animate = False
     return run_script(sim, script), sim, lines
 
 

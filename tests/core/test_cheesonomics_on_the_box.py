@@ -33,7 +33,6 @@ def test_the_market_opens_with_prices_on_the_dice_and_the_first_player_marked():
     c = r["cheesonomics"]
     assert r["state"] == "turn" and c["turn"] == "P2" and c["deck"] == 100 - 40 - 15
     assert c["money"] == {"P1": 0, "P2": 0, "P3": 0}
-    sim.box.draw()
     shown = sim.box.display.shown
     for k in range(5):
         price = c["prices"][k]
@@ -65,7 +64,6 @@ def test_a_knife_locks_the_type_until_its_owner_plays_again():
 
 def test_the_knife_shows_on_its_owners_track():
     r, sim, _ = _play(START + "collect P2 goat\n")
-    sim.box.draw()
     # goat is animal 2: two LEDs, amber; P2 is no longer active
     lit, colour, wheel = track(sim, 1)
     assert lit == 2 and colour[0] > 200 and colour[2] == 0 and wheel == (0, 0, 0)
@@ -78,6 +76,22 @@ def test_too_many_pieces_or_an_early_pass_are_refused_and_change_nothing():
     # 3 pieces refused at "pieces" (then the buzzer: incomplete); the pass at the action
     assert len(why) == 3 and "2 pieces" in why[0] and "not complete" in why[1] and "final turns" in why[2]
     assert r["cheesonomics"]["money"]["P2"] == 0 and r["cheesonomics"]["turn"] == "P2"
+
+
+def test_an_advanced_sale_with_an_exchange_plays_to_the_end():
+    # keyed in at P2's station with the box animating, as a Pico runs it (the
+    # dice were once drawn for a step past the exchange's last value: a crash)
+    with open("tests/scenarios/cheesonomics_exchange.txt") as f:
+        r, sim, lines = _play(f.read())
+    sale = logged(lines, "action")[-1]
+    assert (sale["p"], sale["act"], sale["paid"]) == ("P2", "sell", 27)
+    assert sale["forbid"] == "trowel" and sale["exchange"] == "France 2"
+    assert logged(lines, "error") == [] and logged(lines, "not_allowed") == []
+    c = r["cheesonomics"]
+    assert c["money"]["P2"] == 27 and c["turn"] == "P3"
+    shown = sim.box.display.shown
+    assert shown[3] == "p3.%d" % c["prices"][3]          # the Netherlands' new price
+    assert shown[5] == "P2"                               # P3 ("P2": station index 2) plays
 
 
 def test_roll_goes_back_a_step_and_a_wrong_value_is_not_taken():
@@ -100,13 +114,11 @@ def test_money_on_demand_changes_nothing():
     r, sim, lines = _play(START + "produce P2 3\nproduce P3 2\nproduce P1 1\nsell P2 cow Italy 2\n"
                           "buzz P2\n")
     before = r["cheesonomics"]
-    sim.box.draw()
     assert sim.box.display.shown[5].startswith("m")        # dice 5-6: P2's money
     lit, colour, wheel = track(sim, 1)
     assert lit == 7 and wheel == colour == (0, 90, 255)     # P2's track in P2's colour
     r2 = run_script(sim, "wait 3500\n")
     assert r2["cheesonomics"] == before
-    sim.box.draw()
     assert sim.box.display.shown[5] == "P2"                 # P3's turn again on die 6
 
 
@@ -158,14 +170,12 @@ def test_the_chosen_country_shows_its_price_again_after_the_step():
 
 def test_a_dial_shows_its_value_on_the_track_from_the_first_turn():
     r, sim, lines = _play("game cheesonomics\nanswer P2 2\nplayers 3\nvariant basic\n", name="pico2-8p")
-    sim.box.draw()
     lit, colour, wheel = track(sim, 1)
     assert lit == 2 and colour == (255, 255, 255)       # P2's dial at 2: two white LEDs
 
 
 def test_asking_for_money_never_covers_your_own_turn():
     r, sim, lines = _play(START + "buzz P3\nproduce P2 2\n")
-    sim.box.draw()
     assert sim.box.display.shown[5] == "P2"             # P3 ("P2" is station index 2) to play
     lit, colour, wheel = track(sim, 2)
     assert lit <= 1                                     # the entry (one blinking LED), not the money
@@ -178,7 +188,6 @@ def test_advanced_the_dice_show_the_market_cards_to_lay_out_sector_by_sector():
     cards = logged(lines, "market")[0]["cards"]          # "Italy 1|2", one a position
     colours = {"France": 0, "Italy": 1, "Switzerland": 2, "Netherlands": 3, "Greece": 4}
     for page in range(3):
-        sim.box.draw()
         shown = sim.box.display.shown
         for i in range(5):
             country, signs = cards[page * 5 + i].rsplit(" ", 1)

@@ -172,8 +172,8 @@ def test_dice_for_choice_names_in_order():
 
 
 def test_menu_choices():
-    assert D.CHOICES == ("yellow", "yellow+1", "yellow+2", "yellow+3", "king")
-    assert D.CHOICES[D.CAMPAIGN] == "king"
+    assert D.CHOICES == ("yellow", "yellow+1", "yellow+2", "yellow+3", "campaign")
+    assert D.CHOICES[D.CAMPAIGN] == "campaign"      # "king" is only the Mouse King's die and face
 
 
 # -- King of the Cheese Mountain ----------------------------------------------------

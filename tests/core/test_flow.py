@@ -178,7 +178,7 @@ def test_tour_shows_faces_and_returns_to_ready():
 
 
 def test_campaign_game_one_has_one_yellow_die():
-    r, _ = play("players 2\ndice king\n")
+    r, _ = play("players 2\ndice campaign\n")
     assert len(r["dice"]) == 1 and r["dice"][0].startswith("yellow")
     assert r["campaign"]["game"] == 1
 
@@ -186,30 +186,30 @@ def test_campaign_game_one_has_one_yellow_die():
 def test_campaign_king_after_wins():
     rnd = "rollbutton\nwait 3000\nbuzz P1\nrollbutton\nwait 100\n"
     game = rnd * 7
-    r, _ = play("players 2\ndice king\n" + game + "rollbutton\n" + game)
+    r, _ = play("players 2\ndice campaign\n" + game + "rollbutton\n" + game)
     assert r["campaign"]["wins"] == {"P1": 2, "P2": 0}
     assert len(r["dice"]) == 2
-    r, _ = play("players 2\ndice king\n" + game + "holdroll 2500\n")
+    r, _ = play("players 2\ndice campaign\n" + game + "holdroll 2500\n")
     assert r["state"] == "king" and r["campaign"]["king"] == "P1"
 
 
 def test_campaign_tie_plays_again():
     p1 = "rollbutton\nwait 3000\nbuzz P1\nrollbutton\nwait 100\n" * 7
     p2 = "rollbutton\nwait 3000\nbuzz P2\nrollbutton\nwait 100\n" * 7
-    r, _ = play("players 2\ndice king\n" + p1 + "rollbutton\n" + p2 + "holdroll 2500\n")
+    r, _ = play("players 2\ndice campaign\n" + p1 + "rollbutton\n" + p2 + "holdroll 2500\n")
     assert r["state"] == "ready" and r["campaign"]["king"] is None
-    r, _ = play("players 2\ndice king\n" + p1 + "rollbutton\n" + p2 + "holdroll 2500\n" + p2
+    r, _ = play("players 2\ndice campaign\n" + p1 + "rollbutton\n" + p2 + "holdroll 2500\n" + p2
                 + "rollbutton\n")
     assert r["state"] == "king" and r["campaign"]["king"] == "P2"
 
 
 def test_tracks_show_points_wheels_and_colour_change():
-    r, sim = play(START4 + "rollbutton\nwait 3000\nbuzz P1\n", animate=True)
+    r, sim = play(START4 + "rollbutton\nwait 3000\nbuzz P1\n")
     lit, colour, wheel = track(sim, 0)
     assert lit == 7 and colour == D.SCORE and wheel == D.WHEEL
     assert track(sim, 3)[2] == (0, 0, 0)
     # P4 drops below 4: the card flips, the track changes colour
-    r, sim = play(START4 + "penalty P4\n" * 4 + "wait 3000\n", animate=True)
+    r, sim = play(START4 + "penalty P4\n" * 4 + "wait 3000\n")
     lit, colour, wheel = track(sim, 3)
     assert lit == 3 and colour == D.SCORE_LOW
 
@@ -233,7 +233,7 @@ def test_same_seed_same_game_on_any_interpreter():
     b, _ = play(script, seed=7)
     assert a == b
     # drawing the LEDs or not does not change the game
-    c, _ = play(script, seed=7, animate=True)
+    c, _ = play(script, seed=7)
     assert a == c
 
 
@@ -243,3 +243,31 @@ def test_ticks_wrap_during_a_game():
     r, sim = play(START4 + rnd * 6)
     assert r["virtual_ms"] > 20000
     assert r["points"] == {"P1": 7, "P2": 7, "P3": 7, "P4": 1}
+
+
+def test_in_virtual_time_every_tumble_frame_and_note_goes_out_on_time():
+    # the driver jumps from event to event, but wakes the box for each frame
+    # of the tumble and each note of a tune, as the Pico's loop would run
+    r, sim = play("players 2\ndice yellow\n")
+    port = sim.port
+    notes = []
+    frames = []
+    tone = port.tone
+
+    def heard(freq):
+        if freq != port.freq:
+            notes.append(((port.t - t0) // 1000, freq))
+        tone(freq)
+    port.tone = heard
+    ci = sim.board.dice[0][0]
+    port.on_show = lambda chain, rgb: frames.append((port.t - t0) // 1000) if chain == ci else None
+    t0 = port.t
+    from sim.scenario import run_script
+    run_script(sim, "rollbutton\nwait 1700\n")
+    start = notes[0][0]
+    assert [(t - start, f) for t, f in notes[:8]] == [(0, 300), (30, 0), (60, 350), (90, 0), (120, 300),
+                                                     (150, 0), (180, 400), (210, 0)]
+    tumble = [t - start for t in frames if start <= t < start + 1500]
+    assert len(tumble) >= 15                                  # a frame every 90 ms for 1.5 s
+    assert all(b - a <= 91 for a, b in zip(tumble, tumble[1:]))
+    assert sim.box.state_name() == "grab"

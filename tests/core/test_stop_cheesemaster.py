@@ -92,7 +92,7 @@ def test_cheese_master_stop_cancelled_in_the_check_keeps_its_30_s():
 
 def test_a_campaign_is_stopped_by_the_same_gesture_and_not_at_once():
     sim, lines = _sim()
-    r = run_script(sim, "players 2\ndice king\n" + ROUND_P1 * 2 + "holdroll 2500\n")
+    r = run_script(sim, "players 2\ndice campaign\n" + ROUND_P1 * 2 + "holdroll 2500\n")
     assert r["state"] == "stop?" and r["campaign"]["game"] == 1
     r = run_script(sim, "buzz P1\n")
     assert r["state"] == "ready" and r["campaign"]["game"] == 1
@@ -132,7 +132,7 @@ def test_cheese_master_final_screen_survives_a_watchdog_reset_and_long_roll_leav
 
 def test_the_kings_screen_survives_a_power_cut():
     sim, lines = _sim()
-    run_script(sim, "players 2\ndice king\n" + GAME_P1 + "holdroll 2500\n")
+    run_script(sim, "players 2\ndice campaign\n" + GAME_P1 + "holdroll 2500\n")
     r = run_script(sim, "powercut\n")
     assert r["state"] == "king" and r["campaign"]["king"] == "P1"
     assert r["campaign"]["wins"] == {"P1": 1, "P2": 0}

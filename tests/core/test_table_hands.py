@@ -109,7 +109,7 @@ def test_tie_replay_gives_back_only_scoring_losses_and_shows_no_loss():
     # P2 takes a table penalty in the round (2 -> 1); P1 answers wrong (-2),
     # P2 has no wheel (-1): both would be out: replay, P2's penalty stands
     r, sim = play(setup + "rollbutton\nwait 3000\npenalty P2\nbuzz P1\nown-up P1\nrollbutton\nwait 200\n",
-                  animate=True, log=lines.append)
+                  log=lines.append)
     assert r["replays"] == 1 and r["points"] == {"P1": 2, "P2": 1}
     last = _scores(lines)[-1]
     assert last["result"] == "replay" and last["lost"] == {}
@@ -232,7 +232,7 @@ GAME_P1 = ROUND_P1 * 7
 def test_campaign_tally_is_on_the_tracks_between_games():
     from flowkit import track
     from cheesebox import display as D
-    r, sim = play("players 2\ndice king\n" + GAME_P1 + "rollbutton\n" + GAME_P1 + "wait 300\n", animate=True)
+    r, sim = play("players 2\ndice campaign\n" + GAME_P1 + "rollbutton\n" + GAME_P1 + "wait 300\n")
     assert r["state"] == "gameover" and r["campaign"]["wins"] == {"P1": 2, "P2": 0}
     # P2's track: no wins; P1's: 2 wins in P1's colour (blinking, as the game's winner)
     seen = set()
@@ -247,15 +247,15 @@ def test_campaign_tally_is_on_the_tracks_between_games():
 
 def test_campaign_can_be_abandoned_in_a_game_and_ended_at_game_over():
     # the stop gesture: a long ROLL asks, ROLL confirms
-    r, sim = play("players 2\ndice king\n" + ROUND_P1 * 2 + "holdroll 2500\nrollbutton\n")
+    r, sim = play("players 2\ndice campaign\n" + ROUND_P1 * 2 + "holdroll 2500\nrollbutton\n")
     assert r["state"] == "join" and "campaign" not in r and not r["saved"]
     # a new campaign starts from nothing: nobody has joined
-    r, sim = play("players 2\ndice king\n" + ROUND_P1 * 2 +
-                  "holdroll 2500\nrollbutton\nplayers 2\ndice king\n")
+    r, sim = play("players 2\ndice campaign\n" + ROUND_P1 * 2 +
+                  "holdroll 2500\nrollbutton\nplayers 2\ndice campaign\n")
     assert r["campaign"] == {"game": 1, "wins": {"P1": 0, "P2": 0}, "king": None}
     # at game over: hold ROLL 2 s ends it and crowns the king; only the King's
     # screen is saved (a power cut comes back to it), ROLL then leaves it
-    r, sim = play("players 2\ndice king\n" + GAME_P1 + "holdroll 2500\n")
+    r, sim = play("players 2\ndice campaign\n" + GAME_P1 + "holdroll 2500\n")
     assert r["state"] == "king" and r["campaign"]["king"] == "P1" and r["saved"]
     r = run_script(sim, "rollbutton\n")
     assert r["state"] == "join" and not r["saved"]
@@ -276,7 +276,7 @@ def test_marked_press_too_soon_has_a_sign():
     from cheesebox import display as D
     from cheesebox import sound
     # P4 is marked; slams 300 ms after scoring: no roll, but a sign (a short beep)
-    r, sim = play(ROUND1 + "wait 200\n", animate=True)
+    r, sim = play(ROUND1 + "wait 200\n")
     heard = []
     tone = sim.port.tone
 
@@ -287,7 +287,7 @@ def test_marked_press_too_soon_has_a_sign():
     r = run_script(sim, "fingers P4 0-60\n")
     assert r["state"] == "ready" and sound.TOO_SOON[0] in heard
     # the wheel LED is steady white while the buzzer cannot roll, then blinks
-    r, sim = play(ROUND1, animate=True)
+    r, sim = play(ROUND1)
     for _ in range(6):
         sim.wait(120)
         sim.box.step()
@@ -302,7 +302,7 @@ def test_marked_press_too_soon_has_a_sign():
 
 def test_own_up_has_its_own_sign():
     from cheesebox import display as D
-    r, sim = play(CHECK4 + "buzz P3\nown-up P2\n", animate=True)
+    r, sim = play(CHECK4 + "buzz P3\nown-up P2\n")
     red = set()
     for _ in range(8):
         sim.wait(130)
