@@ -85,10 +85,12 @@ def test_an_advanced_sale_with_an_exchange_plays_to_the_end():
         r, sim, lines = _play(f.read())
     sale = logged(lines, "action")[-1]
     assert (sale["p"], sale["act"], sale["paid"]) == ("P2", "sell", 27)
-    assert sale["forbid"] == "trowel" and sale["exchange"] == "France 2"
+    assert sale["forbid"] == "trowel"
+    assert (sale["exchange"], sale["laid"]) == ("Netherlands 2|1", "France 2|1")
     assert logged(lines, "error") == [] and logged(lines, "not_allowed") == []
     c = r["cheesonomics"]
     assert c["money"]["P2"] == 27 and c["turn"] == "P3"
+    run_script(sim, "wait 3500\n")                       # past the sale's sum on the dice
     shown = sim.box.display.shown
     assert shown[3] == "p3.%d" % c["prices"][3]          # the Netherlands' new price
     assert shown[5] == "P2"                               # P3 ("P2": station index 2) plays
