@@ -94,6 +94,7 @@ EVENTS = {
     "help": {"commands": _strs},
     "watchdog": {"hung_ms": _count},        # from the simulator: the box was reset
     "dropped": {"lines": _count},           # lines the USB host did not take in time
+    "settings": {"brightness": _count, "volume": _count},   # the table's gesture at joining
 }
 
 
