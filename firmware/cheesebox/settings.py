@@ -39,6 +39,7 @@ def _apply(box, light, volume):
     set_b = getattr(box.port, "set_brightness", None)
     if set_b is not None:
         set_b(light)
+        box.port.commit()               # every chain again now, unchanged frames too
     box.tunes.set_volume(volume)
     box.redraw = True
 

@@ -85,7 +85,7 @@ class Leds:
         step, so a wheel LED lighting up never makes the 384-pixel dice chain
         (11.5 ms with interrupts off) go out again in the middle of a grab."""
         n = self.n_write
-        if not n:
+        if not n and not self.force:
             return
         self.n_write = 0
         allowed = self.limit.allowed()
