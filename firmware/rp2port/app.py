@@ -186,7 +186,7 @@ def main():
         if test_first:
             print("cheesebox: buzzer 1 held at power-up: the self-test")
             log = EventLog(port.write_line)
-            log.clock = port.ticks_ms
+            log.clock = port.ticks_ms  # pyright: ignore[reportAttributeAccessIssue]
             selftest(port, board, log)
         # Ctrl-C (mpremote) may come while the box is still starting: the same
         # clean stop as in the loop
