@@ -37,10 +37,13 @@ def test_selftest_from_the_console_on_pico_8p(image):
             t.press(s)
         t.press("roll")
         for k in range(8):
+            mark = len(t.events)
             now = t.pico.nanos + 1000
             t.pico.schedule(keys=[(now, s, 1 << k) for s in range(8)]
                             + [(now + 60 * MS, s, 0) for s in range(8)])
             t.run(100)
+            for s in range(8):              # the table waits until the box has shown each
+                t.wait_event("selftest", since=mark, step="plate", station=s + 1, value=k)
         # P3 held 6 s: stuck; P4 chattering, a contact every 10 ms for a second
         g4 = t.pin_of(3)
         now = t.pico.nanos + 1000
@@ -52,7 +55,8 @@ def test_selftest_from_the_console_on_pico_8p(image):
         t.press("roll", hold_ms=3300)
         t.wait_event("selftest", ms=3000, since=since, step="end")
         steps = _steps(t, since)
-        assert [e["station"] for e in steps if e["step"] == "plate"].count(5) == 8
+        assert sorted(e["value"] for e in steps if e["step"] == "plate" and e["station"] == 5) \
+            == list(range(8))
         lines, ok = host.checklist(steps, confirm=lambda text: True)
         report = "\n".join(lines)
         assert "station 5: buzzer pressed; keys 0-7 all seen" in report
