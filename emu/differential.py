@@ -103,9 +103,9 @@ def brightness_matches(rgb, wire, order, encode):
     found = set()
     table = bytearray(256)
     out = bytearray(len(rgb))
+    from rp2port import pixels
     for permille in range(1001):
-        for v in range(256):
-            table[v] = v * permille // 1000
+        pixels.fill_table(table, permille)      # the firmware's table (a lit channel >= 1)
         encode(rgb, out, order, table)
         if out == wire:
             found.add(permille)

@@ -99,6 +99,8 @@ EVENTS = {
     "help": {"commands": _strs},
     "watchdog": {"hung_ms": _count},        # from the simulator: the box was reset
     "dropped": {"lines": _count},           # lines the USB host did not take in time
+    "settings": {"brightness": _count, "volume": _count},   # the table's gesture at joining
+    "selftest": {"step": lambda v: isinstance(v, str)},     # the bring-up self-test (rp2port/selftest.py)
 }
 
 # `resume` carries the resumed game's own fields

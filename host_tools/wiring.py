@@ -45,7 +45,8 @@ HEADER_GPIOS = tuple(int(n[2:]) for n in PICO_PINS if n.startswith("GP"))
 ADC_GPIOS = (26, 27, 28)
 MCUS = {"rp2040": "Raspberry Pi Pico (RP2040)", "rp2350": "Raspberry Pi Pico 2 (RP2350)"}
 PIN_VBUS, PIN_VSYS, PIN_GND, PIN_3V3, PIN_AGND = 40, 39, 38, 36, 33
-USB_MA = 500        # a USB 2.0 host port
+USB_MA = 500        # a USB 2.0 host port (and MicroPython declares only pixels.USB_DECLARED_MA)
+USB_SOCKET_MA = 1500    # a 5 V charger through the Pico's micro-USB socket (rated 1.8 A)
 
 # 74HC165 and CD4051 package pins (DIP/SOIC-16)
 HC165 = {"load": ("SH/LD", 1), "clock": ("CLK", 2), "data": ("QH", 9)}
@@ -128,13 +129,21 @@ def phys(gpio):
 
 
 def external_supply(board):
-    return board.max_ma > USB_MA
+    """More than the Pico's USB socket carries: a 5 V supply on the rail, into VSYS."""
+    return board.max_ma > USB_SOCKET_MA
 
 
 def supply_text(board):
     if not external_supply(board):
+        if board.max_ma > USB_MA:
+            return "5 V USB charger, %d A or more, in the Pico's USB socket" % -(-(board.max_ma + 500) // 1000)
         return "USB (the Pico's socket), %d mA" % USB_MA
     return "5 V %d A supply" % -(-board.max_ma // 1000)      # whole amps, rounded up
+
+
+def long_cables(board):
+    """Eight stations: cables of a metre or more, the case for buffers and protection."""
+    return board.stations > 4
 
 
 def budget(board):
@@ -181,13 +190,16 @@ def pin_rows(board):
     """(physical pin, name, function, connect to) for every pin to wire."""
     rows = []
     ext = external_supply(board)
+    guard = "100 Ω in series, 10 nF + TVS to GND at the pin"
+    if long_cables(board):
+        guard += ", 4.7 kΩ to 3V3"
     for i, g in enumerate(board.buzzers):
         rows.append((phys(g), "GP%d" % g, "Station %d buzzer" % (i + 1),
-                     "buzzer switch NO; its COM to GND (internal pull-up, pressed = low)"))
+                     "buzzer switch NO (%s); its COM to GND (pressed = low)" % guard))
     rows.append((phys(board.roll_pin), "GP%d" % board.roll_pin, "ROLL button",
-                 "button switch NO; its COM to GND (internal pull-up, pressed = low)"))
+                 "button switch NO (%s); its COM to GND (pressed = low)" % guard))
     rows.append((phys(board.piezo_pin), "GP%d" % board.piezo_pin, "Piezo (PWM)",
-                 "100 Ω to the passive piezo's +; its other lead to GND (driven directly)"))
+                 "1 kΩ to the base of an NPN (BC337); piezo from +5 V to its collector, 1 kΩ across the piezo"))
     for ci, c in enumerate(board.chains):
         a, y = AHCT125[ci % 4]
         first = segments(board, ci)[0]
@@ -197,11 +209,11 @@ def pin_rows(board):
     if board.plates == "keys":
         a = board.answers
         rows.append((phys(a["load"]), "GP%d" % a["load"], "74HC165 load",
-                     "SH/LD (pin 1) of every 74HC165"))
+                     "33 Ω, then SH/LD (pin 1) of every 74HC165 through its station's Schmitt buffer"))
         rows.append((phys(a["clock"]), "GP%d" % a["clock"], "74HC165 clock",
-                     "CLK (pin 2) of every 74HC165"))
+                     "33 Ω, then CLK (pin 2) of every 74HC165 through its station's Schmitt buffer"))
         rows.append((phys(a["data"]), "GP%d" % a["data"], "74HC165 data in",
-                     "QH (pin 9) of U1, the station 1 chip"))
+                     "100 Ω, then QH (pin 9) of U1, the station 1 chip"))
     elif board.plates == "dial":
         a = board.answers
         rows.append((phys(a["adc"]), "GP%d" % a["adc"], "ADC%d (dial voltage)" % (a["adc"] - 26),
@@ -227,12 +239,90 @@ def pin_rows(board):
     rows.append((PIN_GND, "GND", "common ground", "GND rail: supply −, LED chains, 74AHCT125, buttons, piezo"))
     if board.plates != "cards":
         what = "74HC165 VCC (pin 16) and the 10 kΩ pull-ups" if board.plates == "keys" else \
-            "CD4051 VDD (pin 16) and the top of the dial ladder"
+            "CD4051 VDD (pin 16) and the top of every dial's ladder"
         rows.append((PIN_3V3, "3V3", "3.3 V out", what + " (never 5 V: these talk to the Pico)"))
     if board.plates == "dial":
-        rows.append((PIN_AGND, "AGND", "analog ground", "bottom of the dial ladder; CD4051 VSS, VEE, INH to GND"))
+        rows.append((PIN_AGND, "AGND", "analog ground", "bottom of every dial's ladder; CD4051 VSS, VEE, INH to GND"))
     rows.sort(key=lambda r: int(str(r[0]).replace(",", "-").split("-")[0]))
     return rows
+
+
+def part_rows(board):
+    """(qty, part, notes) for every part the board needs."""
+    n = board.stations
+    buttons = n + 1
+    long = long_cables(board)
+    ext = external_supply(board)
+    mcu = {"rp2040": ("Raspberry Pi Pico (RP2040) with headers", "any Pico/Pico H; a Pico W also works (same pinout)"),
+           "rp2350": ("Raspberry Pi Pico 2 (RP2350) with headers",
+                      "same pinout as the Pico; flash the RP2350 MicroPython build")}[board.mcu]
+    rows = [(1, mcu[0], mcu[1]),
+            (len(board.dice), "8x8 WS2812B matrix (64 px)", "the dice; serpentine wiring (pixel 0 top left)"),
+            (n, "8-LED WS2812B stick", "one score track a station: 7 score LEDs + 1 wheel LED"),
+            (n, "60 mm arcade push button (microswitch)", "the buzzers; ignore their lamp (often 12 V)"),
+            (1, "arcade push button (30 or 60 mm)", "ROLL"),
+            (1, "passive piezo disc (resonance 2-4 kHz, e.g. 27 mm)",
+             "not an \"active\" buzzer: the Pico plays tones by PWM; the warnings sit at its resonance"),
+            (1, "NPN transistor, BC337 or 2N2222", "drives the piezo from +5 V: collector to the piezo, emitter to GND"),
+            (2, "1 kΩ resistor", "the transistor's base resistor (from the piezo pin); one across the piezo (discharges it)"),
+            (buttons + (board.plates == "keys"), "100 Ω resistor",
+             "input protection: in series with each button, at the Pico"
+             + ("; one in series with QH (data in)" if board.plates == "keys" else "")),
+            (buttons, "10 nF ceramic (X7R)", "input protection: from each button pin to GND, after the 100 Ω "
+             "(RC 1 µs: far below the box's 16 µs sampling, so parts' tolerances cannot reorder presses)"),
+            (buttons, "TVS diode, 3.3 V working (PESD3V3S1BL, ESD9B3.3ST5G)",
+             "input protection: from each button pin to GND, beside the 10 nF (ESD from the players' hands)")]
+    if long:
+        rows.append((buttons, "4.7 kΩ resistor", "pull-up to 3V3 on each button pin: a long cable picks up "
+                     "less than with the Pico's 50-80 kΩ alone"))
+    if board.plates == "keys":
+        rows += [(n, "74HC165 (DIP-16)", "one a station; 100 nF across each one's VCC/GND"),
+                 (8 * n, "push keys (6 mm tactile or keyboard switches)", "8 a station, labelled 0-7"),
+                 (8 * n, "10 kΩ resistor (or %d × 9-pin bussed 10 kΩ SIP networks)" % n,
+                  "pull-up on every 74HC165 input"),
+                 (n, "74LVC2G17 (dual Schmitt-trigger buffer, SOT-23-6 on an adapter)",
+                  "one a station, on 3V3, 100 nF across it: CLK and SH/LD arrive through it, so a ringing "
+                  "edge on the cable cannot clock a 74HC165 twice (or slow the clock: see notes)"),
+                 (2, "33 Ω resistor", "in series with CLK and SH/LD at the Pico: tames the edges on the cable")]
+    elif board.plates == "dial":
+        rows += [(1, "CD4051B (DIP-16)", "8:1 analog multiplexer; 100 nF across VDD/GND"),
+                 (n, "1-pole rotary switch, 8 positions, shorting (make-before-break)",
+                  "the dials: a 1P12T switch with its stop washer set to 8 works; knob + printed 0-7 scale"),
+                 (7 * n, "2 kΩ resistor, 1 %", "the dial ladders: one ladder for each dial (7 a dial), at the dial"),
+                 (2 * n, "1 kΩ resistor, 1 %", "the two ends of each ladder"),
+                 (1, "1 nF C0G capacitor", "from CD4051 COM (GP26) to AGND: steadier readings. Not 100 nF: "
+                  "with the ladder's ~4 kΩ it would need ~3 ms to settle after each switch of the 4051 "
+                  "(the firmware waits 60 µs: 1 nF settles in ~20 µs)")]
+    rows += [(1, "74AHCT125", "3.3 V → 5 V level shifter for the LED data lines; 100 nF across VCC/GND"),
+             (len(board.chains), "330 Ω resistor", "in series with each LED data line, near the first pixel's DIN")]
+    if ext:
+        rows += [(1, "1N5817 Schottky diode", "+5 V rail → VSYS, so USB can be plugged in too"),
+                 (1, "1000 µF electrolytic, ≥ 6.3 V (10 V better)", "across the LED supply"),
+                 (1, "%s (or bigger) + DC jack" % supply_text(board), "`max_ma` is %d" % board.max_ma)]
+    else:
+        rows += [(1, "10 µF ceramic (X5R/X7R), ≥ 10 V", "across the LED supply, at the matrices. No more on USB "
+                  "power: USB 2.0 allows 10 µF at plug-in (a 1000 µF would draw an inrush far over the limit "
+                  "and can reset the host's port)"),
+                 (1, "USB cable + %s" % supply_text(board), "`max_ma` is %d; a computer's USB port is far "
+                  "weaker (see the power budget)" % board.max_ma)]
+    if long:
+        order = {"keys": "GND, CLK, GND, SH/LD, GND, data, GND, buzzer, GND, 3V3",
+                 "dial": "GND, buzzer, GND, dial wiper, AGND, 3V3"}.get(board.plates, "GND, buzzer, GND")
+        rows.append(("–", "ribbon cable to the stations, a ground wire between every two signals "
+                     "(%s)" % order,
+                     "the 5 V LED data in its own cable (or twisted with its ground), never beside a signal to the Pico"))
+        rows.append(("–", "wire: 0.75 mm² (18 AWG) for the LED 5 V/GND, thin wire for signals", ""))
+    else:
+        rows.append(("–", "wire: 0.5 mm² (20 AWG) for the LED 5 V/GND, thin wire for signals",
+                     "JST-SM pigtails make the matrices unpluggable"))
+    return rows
+
+
+def parts_table(board):
+    lines = ["| Qty | Part | Notes |", "|---:|---|---|"]
+    for q, part, notes in part_rows(board):
+        lines.append("| %s | %s | %s |" % (q, part, notes))
+    return "\n".join(lines) + "\n"
 
 
 def pin_table(board):
@@ -444,14 +534,19 @@ def pin_color(board, g):
 
 
 def draw_button(s, y, left, label):
+    """A button: 100 Ω in series at the pin (the 10 nF and TVS: parts list), switch to GND."""
     if left:
-        s.line(PX_L - 5, y, 582, y, C_BUTTON)
+        s.line(PX_L - 5, y, 620, y, C_BUTTON)
+        s.resistor(590, 620, y, "100 Ω", C_BUTTON)
+        s.line(590, y, 582, y, C_BUTTON)
         s.switch(548, 582, y, C_BUTTON)
         s.line(546, y, 526, y, C_GND)
         s.ground(526, y)
         s.text(508, y + 4, label, 12, "end", C_BUTTON, "bold")
     else:
-        s.line(PX_R + 5, y, 998, y, C_BUTTON)
+        s.line(PX_R + 5, y, 960, y, C_BUTTON)
+        s.resistor(960, 990, y, "100 Ω", C_BUTTON)
+        s.line(990, y, 998, y, C_BUTTON)
         s.switch(998, 1032, y, C_BUTTON)
         s.line(1034, y, 1054, y, C_GND)
         s.ground(1054, y)
@@ -459,10 +554,11 @@ def draw_button(s, y, left, label):
 
 
 def draw_piezo(s, y, left):
-    label = "Piezo (passive disc), driven directly"
+    """The piezo pin drives an NPN's base through 1 kΩ; the piezo hangs from +5 V."""
+    label = "1 kΩ → NPN base; piezo from +5 V to its collector"
     if left:
         s.line(PX_L - 5, y, 620, y, C_PIEZO)
-        s.resistor(588, 620, y, "100 Ω", C_PIEZO)
+        s.resistor(588, 620, y, "1 kΩ", C_PIEZO)
         s.line(588, y, 566, y, C_PIEZO)
         s.line(566, y - 8, 566, y + 8, C_PIEZO, 2)
         s.rect(554, y - 6, 8, 12, "#ffffff", C_PIEZO, 1.5)
@@ -472,7 +568,7 @@ def draw_piezo(s, y, left):
         s.text(508, y + 4, label, 12, "end", C_PIEZO, "bold")
     else:
         s.line(PX_R + 5, y, 960, y, C_PIEZO)
-        s.resistor(960, 992, y, "100 Ω", C_PIEZO)
+        s.resistor(960, 992, y, "1 kΩ", C_PIEZO)
         s.line(992, y, 1014, y, C_PIEZO)
         s.line(1014, y - 8, 1014, y + 8, C_PIEZO, 2)
         s.rect(1018, y - 6, 8, 12, "#ffffff", C_PIEZO, 1.5)
@@ -632,10 +728,10 @@ def draw_dial(s, board):
             s.line(1296, y, lx, y, C_3V3, 3)
         else:
             s.text(x2 + 8, y + 4, "not used", 9, "start", C_FREE)
-    s.text(1300, sy[0] - 10, "8 wires: position k → Tk", 9, "start", C_3V3)
-    # the ladder
+    s.text(1300, sy[0] - 10, "position k → its own Tk", 9, "start", C_3V3)
+    # the ladders: one a dial, so a dial between two contacts moves no other dial
     s.rect(lx, y1, 110, y2 - y1, "#f8efe8", C_3V3, 1.5, 3)
-    s.lines(lx + 55, y1 + 18, ["Dial ladder", "(one, shared)", "", "3V3 (pin 36)", "1 kΩ", "T7", "2 kΩ", "T6",
+    s.lines(lx + 55, y1 + 18, ["One ladder", "per dial (%d)" % n, "", "3V3 (pin 36)", "1 kΩ", "T7", "2 kΩ", "T6",
                               "⋮  (2 kΩ each)", "T1", "2 kΩ", "T0", "1 kΩ", "AGND (pin 33)", "",
                               "Tk = (2k+1)/16", "× 3.3 V"], 10, anchor="middle", color=C_3V3)
     s.text(1140, y1 - 8, "1P8T rotary switches: common → Yn", 10, "start", C_PLATES, "bold")
@@ -678,8 +774,9 @@ def draw_power(s, board, ext):
         s.text(sx + 95, yp + 3, supply_text(board), 13, "middle", C_5V, "bold")
         s.text(sx + 95, (yp + yg) / 2 + 9, "+ at top, − at bottom", 9, "middle", "#333333")
     else:
-        s.lines(sx + 95, yp - 2, ["USB host port or", "5 V USB charger,", "≥ %d mA, via the" % USB_MA,
-                                  "Pico's USB socket"], 11, anchor="middle", color=C_5V, weight="bold")
+        amps = -(-(board.max_ma + 500) // 1000)
+        s.lines(sx + 95, yp - 2, ["5 V USB charger,", "%d A or more, in the" % amps, "Pico's USB socket",
+                                  "(a PC port: notes)"], 11, anchor="middle", color=C_5V, weight="bold")
     s.lines(1150, yg + 38, ["+5 V rail → every LED chain's 5V (feed the dice chain at both ends),",
                             "74AHCT125 VCC (pin 14). GND rail → every chain's GND, the 74AHCT125,",
                             "the buttons and the piezo: one common ground with the Pico.",
@@ -708,13 +805,14 @@ def draw_budget(s, board, b, x, y):
         "Budget max_ma = %d mA − %d mA reserved (Pico, piezo) − %d mA idle = %d mA for lit LEDs."
         % (board.max_ma, pixels.RESERVED_MA, b["idle"], b["room"]),
         "Power limiter: when a frame would need more, the firmware dims every chain by the same factor.",
-        "Full white here is capped at brightness %d‰ (instead of %d‰): about %d mA for the LEDs (lit + idle)."
-        % (b["allowed"], b["permille"], b["capped"]) if b["allowed"] < b["permille"] else
+        "Full white here goes out at brightness %d‰ (%d %% under the limit, as the firmware does; not %d‰):"
+        " about %d mA for the LEDs (lit + idle)."
+        % (b["allowed"], pixels.HEADROOM // 10, b["permille"], b["capped"]) if b["allowed"] < b["permille"] else
         "Full white at brightness %d‰ fits the budget: the limiter never needs to dim." % b["permille"],
         ("Supply: %s. Rated at least max_ma (%d mA); USB alone would give only %d mA."
          % (supply_text(board), board.max_ma, USB_MA)) if ext else
-        ("Supply: USB, %d mA. Enough for the game: the limiter keeps the estimate inside %d mA,"
-         " so many lit LEDs only look dimmer." % (USB_MA, board.max_ma)),
+        ("Supply: %s. A PC's USB port owes the box only the %d mA the Pico declares: that would not"
+         " even cover the idle draw." % (supply_text(board), pixels.USB_DECLARED_MA)),
     ]
     if lit_room <= 0:
         lines.append("WARNING: max_ma does not even cover the idle current: the LEDs stay dark.")
@@ -757,15 +855,26 @@ def draw_legend(s, board, x, y):
 # -- files -------------------------------------------------------------------------
 TABLE_BEGIN = "<!-- pin table: generated by host_tools/wiring.py --table; do not edit by hand -->"
 TABLE_END = "<!-- end of pin table -->"
+PARTS_BEGIN = "<!-- parts: generated by host_tools/wiring.py --parts; do not edit by hand -->"
+PARTS_END = "<!-- end of parts -->"
 
 
-def with_table(md_text, table):
+def with_table(md_text, table, begin=TABLE_BEGIN, end=TABLE_END):
     """md_text with the text between the pin-table markers replaced (None if no markers)."""
-    i = md_text.find(TABLE_BEGIN)
-    j = md_text.find(TABLE_END)
+    i = md_text.find(begin)
+    j = md_text.find(end)
     if i < 0 or j < i:
         return None
-    return md_text[:i + len(TABLE_BEGIN)] + "\n" + table + md_text[j:]
+    return md_text[:i + len(begin)] + "\n" + table + md_text[j:]
+
+
+def with_tables(md_text, board):
+    """The wiring notes with their pin table and (where marked) parts list made from the board."""
+    new = with_table(md_text, pin_table(board))
+    if new is None:
+        return None
+    parts = with_table(new, parts_table(board), PARTS_BEGIN, PARTS_END)
+    return parts if parts is not None else new
 
 
 def generate_all(boards_dir=BOARDS, out_dir=None, check=False):
@@ -778,7 +887,7 @@ def generate_all(boards_dir=BOARDS, out_dir=None, check=False):
         outputs = {out_dir / (path.stem + ".svg"): render_svg(board, spec)}
         md = boards_dir / (path.stem + ".md")
         if md.exists():
-            new = with_table(md.read_text(encoding="utf-8"), pin_table(board))
+            new = with_tables(md.read_text(encoding="utf-8"), board)
             if new is not None:
                 outputs[out_dir / md.name] = new
         for out, text in outputs.items():
@@ -795,6 +904,7 @@ def main(argv=None):
     ap.add_argument("board", nargs="?", help="a board file (boards/NAME.json)")
     ap.add_argument("-o", "--output", help="SVG file to write (default: stdout)")
     ap.add_argument("--table", action="store_true", help="print the Markdown pin table instead")
+    ap.add_argument("--parts", action="store_true", help="print the Markdown parts list instead")
     ap.add_argument("--all", action="store_true", help="regenerate every boards/NAME.svg and NAME.md pin table")
     ap.add_argument("--check", action="store_true", help="with --all: only report stale files (exit 1)")
     args = ap.parse_args(argv)
@@ -810,7 +920,7 @@ def main(argv=None):
         if not args.board:
             ap.error("give a board file, or --all")
         board, spec = load(args.board)
-        text = pin_table(board) if args.table else render_svg(board, spec)
+        text = pin_table(board) if args.table else parts_table(board) if args.parts else render_svg(board, spec)
         if args.output:
             Path(args.output).write_text(text, encoding="utf-8")
         else:

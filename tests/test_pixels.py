@@ -21,7 +21,9 @@ def test_encode_matches_the_adafruit_library_for_every_order_and_board():
         table = bytearray(256)
         pixels.fill_table(table, permille)
         for ci, chain in enumerate(board.chains):
-            rgb = bytes(rnd.randrange(256) for _ in range(chain.pixels * 3))
+            # the codes the library rounds to 0 are the floor's (below)
+            low = -(-1000 // permille)
+            rgb = bytes(rnd.choice((0, rnd.randrange(low, 256))) for _ in range(chain.pixels * 3))
             out = bytearray(len(rgb))
             pixels.encode(rgb, out, chain.order, table)
             assert bytes(out) == wire.encode(ci, rgb), (path, chain.name)
@@ -63,3 +65,34 @@ def test_a_big_supply_never_dims():
     limit = pixels.PowerLimit([384, 64], 100000, 150)
     limit.frame(0, bytes([255] * 384 * 3))
     assert limit.allowed() == 150 == limit.target(150)
+
+
+def test_a_dim_colour_keeps_every_lit_channel_when_the_budget_dims_far():
+    """Defect 4: at 19 per mille the eliminated player's dim red (40, 0, 0)
+    went out as (0, 0, 0), and faces' colours merged."""
+    from cheesebox import display
+    table = bytearray(256)
+    pixels.fill_table(table, 19)
+    out = bytearray(3)
+    pixels.encode(bytes(display.OUT), out, "RGB", table)
+    assert tuple(out) == (1, 0, 0)
+    for c in (display.SCORE, display.SCORE_LOW, display.WHEEL, display.BAD, display.STUCK,
+              display.MARK) + tuple(display.STATION):
+        pixels.encode(bytes(c), out, "RGB", table)
+        assert all((o > 0) == (v > 0) for o, v in zip(out, c)), c
+    assert table[0] == 0
+
+
+def test_brightening_is_a_relative_step():
+    """Defect 4: stuck at 19 per mille, an absolute +40 step never came."""
+    assert pixels.rewrite(19, 30, 27, 150)          # 42 % more light: out again
+    assert not pixels.rewrite(19, 22, 20, 150)      # 5 %: not worth a rewrite
+    assert pixels.rewrite(120, 200, 150, 150)       # back to the board's brightness
+    assert not pixels.rewrite(120, 140, 126, 150)
+    assert pixels.rewrite(100, 90, 81, 150)         # dimmer whenever the limit says
+
+
+def test_the_pixels_idle_draw_comes_off_the_budget():
+    limit = pixels.PowerLimit([384, 32], 1500, 150)
+    assert limit.idle_ma == 416 * pixels.IDLE_UA_PER_PIXEL // 1000
+    assert limit.room_ma == 1500 - pixels.RESERVED_MA - limit.idle_ma

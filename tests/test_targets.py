@@ -44,6 +44,7 @@ ELSEWHERE = {
     "emu2350-deps": ("Makefile", "emu2350-deps\n"),
     "test-py": ("Makefile", "test-py\n"), "test-emu": ("Makefile", "pytest -q -n 2 tests/emu"),
     "bench": ("tests/test_bench.py", "--smoke"),
+    "selftest": ("tests/test_selftest.py", '"selftest"'),
     "emu-firmware": ("tests/test_emu_firmware.py", '"emu-firmware"'),
     "uf2": ("tests/emu/test_emu_hostimage.py", '"uf2"'),
 }

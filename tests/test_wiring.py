@@ -114,3 +114,61 @@ def test_pin_table_lists_each_used_pin_once():
     for g in wiring.used_gpios(board):
         assert len(re.findall(r"\| GP%d \|" % g, table)) == 1
     assert "| 39 | VSYS |" in table and "| 38 | GND |" in table
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_md_has_the_current_generated_parts_list(name):
+    with open(os.path.join(BOARDS, name + ".md"), encoding="utf-8") as f:
+        md = f.read()
+    board, _ = wiring.load(os.path.join(BOARDS, name + ".json"))
+    assert wiring.PARTS_BEGIN in md, "boards/%s.md: no generated parts list" % name
+    assert wiring.with_tables(md, board) == md, \
+        "boards/%s.md: parts list is stale: run python host_tools/wiring.py --all" % name
+
+
+def _parts(name):
+    board, _ = wiring.load(os.path.join(BOARDS, name + ".json"))
+    return board, {part: q for q, part, _ in wiring.part_rows(board)}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_button_is_protected_and_the_piezo_is_driven_from_5_v(name):
+    """Defects 6 and 8: series resistor + capacitor + TVS on each button (RC <= 1 us),
+    and a transistor so the piezo swings 5 V."""
+    board, parts = _parts(name)
+    buttons = board.stations + 1
+    assert parts["100 Ω resistor"] >= buttons
+    assert parts["10 nF ceramic (X7R)"] == buttons
+    assert 100 * 10e-9 <= 1e-6
+    assert any(p.startswith("TVS diode") and q == buttons for p, q in parts.items())
+    assert any(p.startswith("NPN transistor") for p in parts)
+    table = wiring.pin_table(board)
+    assert "NPN" in table and "driven directly" not in table
+
+
+def test_eight_answer_key_stations_get_a_schmitt_buffer_each_and_a_grounded_ribbon():
+    board, parts = _parts("pico-8p")
+    assert any("Schmitt" in p and q == board.stations for p, q in parts.items())
+    assert any(p.startswith("ribbon cable") and "GND, CLK, GND, SH/LD" in p for p in parts)
+    table = wiring.pin_table(board)
+    assert table.count("33 Ω, then") == 2
+
+
+def test_every_dial_has_its_own_ladder():
+    """Defect 5: one shared ladder let a dial between two contacts move the others."""
+    board, parts = _parts("pico2-8p")
+    assert parts["2 kΩ resistor, 1 %"] == 7 * board.stations
+    assert parts["1 kΩ resistor, 1 %"] == 2 * board.stations
+    with open(os.path.join(BOARDS, "pico2-8p.svg"), encoding="utf-8") as f:
+        svg = f.read()
+    assert "One ladder" in svg and "one, shared" not in svg
+
+
+def test_the_usb_board_ships_for_a_charger_and_says_what_a_pc_port_gives():
+    board, parts = _parts("pico-4p")
+    assert board.max_ma == 1500 and not wiring.external_supply(board)
+    with open(os.path.join(BOARDS, "pico-4p.md"), encoding="utf-8") as f:
+        md = f.read()
+    assert "250 mA" in md and '"max_ma": 500' in md and "only slightly dimmed" not in md
+    with open(os.path.join(BOARDS, "pico-8p.md"), encoding="utf-8") as f:
+        assert "capped at 97" not in f.read()

@@ -118,6 +118,8 @@ class Box:
         self.look = -1                 # the picture last drawn (game.look, stuck blink)
         self.asking = False            # "stop?" is up: the game is frozen
         self.ask_at = 0                # when it was asked (ticks_ms)
+        if store is not None:           # the table's brightness and volume (settings.py)
+            run_once("settings", "apply", self)
         if store is not None:           # the saved game's module, or the first pick
             self.saved = run_once("offer", "saved_game", self, store)
         else:
@@ -321,9 +323,12 @@ class Box:
             # a ROLL press a buzzer overlapped does nothing when let go
             self.roll_used = True
             if ticks.diff(t_us, self.roll_down_us) >= _GESTURE_US:
-                # the deliberate gesture: the game's (a penalty), else nothing
+                # the deliberate gesture: the game's (a penalty); at joining,
+                # buzzer 1 steps the brightness, buzzer 2 the volume
                 if self.mode == _PLAY:
                     self.game.on_gesture(inp)
+                elif self.mode == JOIN and inp < 2:
+                    run_once("settings", "step", self, inp)
                 return
         if self.mode == JOIN:
             self._on_join(inp)

@@ -6,7 +6,9 @@ the Pico's own LED, and on the dice as a red X and the code's digit when the
 LEDs are known), while the REPL stays reachable for mpremote. (A game's own
 files, such as Cheese Master's dice.json, are read by the game when the
 table picks it, and a bad one is shown at the joining screen: box.py.)
-Holding ROLL at power-up skips the game (safe boot).
+Holding ROLL at power-up skips the game (safe boot); holding buzzer 1 at
+power-up runs the bring-up self-test first (selftest.py), as does the
+console line `selftest` at the joining screen.
 """
 import json
 import sys
@@ -115,6 +117,30 @@ def _safe_boot():
         return roll_held(DEFAULT_ROLL_PIN)
 
 
+def selftest(port, board, log, box=None):
+    """The bring-up self-test (rp2port/selftest.py, loaded for it and dropped
+    after); then the box's own picture goes out again."""
+    from cheesebox import run_once
+    run_once("rp2port.selftest", "run", port, board, log)
+    if box is not None:
+        bufs = box.display.bufs
+        for ci in range(len(bufs)):
+            port.show(ci, bufs[ci], 0, len(bufs[ci]))
+        port.commit()
+
+
+def _console(box, port, line):
+    """A console line: `selftest` is the port's (it drives the LEDs, the
+    piezo and the pins itself), at the joining screen only; the rest the box's."""
+    if line.strip() != "selftest":
+        box.command(line)
+    elif box.state_name() != "join":
+        box.log("error", {"what": "the self-test runs at the joining screen only",
+                          "state": box.state_name()})
+    else:
+        selftest(port, box.board, box.log, box)
+
+
 def _run(box, port):
     """The main loop: step, collect garbage while the dice tumble, serial
     commands, sleep until something can happen."""
@@ -130,7 +156,7 @@ def _run(box, port):
                 gc.collect()
         line = port.read_line()
         if line is not None:
-            box.command(line)
+            _console(box, port, line)
         port.idle(box.next_wake())
 
 
@@ -152,10 +178,16 @@ def main():
     from cheesebox.events import EventLog
     from cheesebox.save import Store
     from rp2port.port import Rp2Port
+    test_first = roll_held(board.buzzers[0])     # buzzer 1 held at power-up: the self-test
     port = Rp2Port(board)
     _port = port
     box = None
     try:
+        if test_first:
+            print("cheesebox: buzzer 1 held at power-up: the self-test")
+            log = EventLog(port.write_line)
+            log.clock = port.ticks_ms  # pyright: ignore[reportAttributeAccessIssue]
+            selftest(port, board, log)
         # Ctrl-C (mpremote) may come while the box is still starting: the same
         # clean stop as in the loop
         box = Box(board, port, random, store=Store(os), log=EventLog(port.write_line),

@@ -17,7 +17,6 @@ from micropython import const
 from rp2port import pixels
 from cheesebox import run_once
 
-_RISE_PERMILLE = const(40)       # brighten again only for this much (no flicker)
 _LATCH_US = const(300)           # low this long latches a WS2812B frame (newer parts)
 _US_PER_BYTE = const(10)         # 8 bits at 800 kHz
 
@@ -58,6 +57,7 @@ class Leds:
         self.table = bytearray(256)
         pixels.fill_table(self.table, self.permille)
         self.table_permille = self.permille
+        self.force = False                      # every chain again at the next commit
         self.to_write = bytearray(8)            # chains shown since the last commit
         self.n_write = 0
         self.w_lo = array("H", [0] * 8)         # and the bytes of each that changed
@@ -85,13 +85,14 @@ class Leds:
         step, so a wheel LED lighting up never makes the 384-pixel dice chain
         (11.5 ms with interrupts off) go out again in the middle of a grab."""
         n = self.n_write
-        if not n:
+        if not n and not self.force:
             return
         self.n_write = 0
         allowed = self.limit.allowed()
         cur = self.table_permille
         target = self.limit.target(allowed)
-        again = allowed < cur or target >= cur + _RISE_PERMILLE
+        again = self.force or pixels.rewrite(cur, allowed, target, self.permille)
+        self.force = False
         if again:
             pixels.fill_table(self.table, target)
             self.table_permille = target
@@ -108,6 +109,13 @@ class Leds:
             for ci in range(len(self.wire)):
                 if not (written >> ci) & 1:
                     self._write(ci, 0, -1)
+
+    def set_brightness(self, permille):
+        """The table's brightness (the gesture at joining): every chain goes
+        out again at the next commit, still inside the power budget."""
+        self.permille = permille
+        self.limit.permille = permille
+        self.force = True
 
     def _write(self, ci, lo, hi):
         """Encode the changed bytes and start the chain's DMA; returns at once.

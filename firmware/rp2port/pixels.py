@@ -5,9 +5,15 @@ NeoPixel library's bytes. Brightness is in per mille (int), so nothing here
 allocates floats on the Pico.
 
 Power: a WS2812B draws up to ~20 mA per colour channel at full and ~0.6 mA
-idle (0.6 mA here). The board's max_ma is the supply's rating (USB: 500 mA);
-100 mA of it is kept for the Pico and the piezo. When the frames would draw more, every chain is dimmed by the
-same factor, so the box dims only as much as needed and never browns out.
+idle (0.6 mA here, every pixel, lit or not). The board's max_ma is the
+supply's rating (a 5 V charger; a PC's USB port is only bound to give what
+the Pico declares, USB_DECLARED_MA); 100 mA of it is kept for the Pico and
+the piezo, the pixels' idle draw comes off the rest. When the frames would
+draw more, every chain is dimmed by the same factor, so the box dims only as
+much as needed and never browns out.
+
+Dimmed far (a small supply), a channel's code would round to 0 and a dim
+colour would vanish: a lit channel never goes below code 1.
 """
 from micropython import const
 
@@ -15,14 +21,31 @@ MA_PER_CHANNEL = const(20)     # mA of one channel at 255
 IDLE_UA_PER_PIXEL = const(600)   # datasheets: 0.3-1 mA
 RESERVED_MA = const(100)       # the Pico, piezo and margin
 HEADROOM = const(100)          # per mille: dimmed 10 % below the limit, so small changes fit
+USB_DECLARED_MA = const(250)   # MicroPython's USB descriptor (bMaxPower): all a PC owes the box
+RISE_PERMILLE = const(250)     # brighten again only for 25 % more light (no flicker)
 ORDERS = {"RGB": (0, 1, 2), "RBG": (0, 2, 1), "GRB": (1, 0, 2),
           "GBR": (2, 0, 1), "BRG": (1, 2, 0), "BGR": (2, 1, 0)}
 
 
 def fill_table(table, permille):
-    """table[v] = v * permille // 1000, in place (no allocation)."""
-    for v in range(256):
-        table[v] = v * permille // 1000
+    """table[v] = v * permille // 1000, in place (no allocation); a lit
+    channel (v > 0) at least 1, so a dim colour keeps its hue."""
+    table[0] = 0
+    for v in range(1, 256):
+        c = v * permille // 1000
+        table[v] = c if c > 0 or permille <= 0 else 1
+
+
+def rewrite(cur, allowed, target, board):
+    """Whether the chains go out again at brightness `target` (per mille),
+    shown now at `cur`: dimmer whenever the limit needs it; brighter only for
+    a relative step (RISE_PERMILLE more light, so 19 per mille brightens at 24,
+    not at 59), or all the way back to the board's `board` brightness."""
+    if allowed < cur:
+        return True
+    if target <= cur:
+        return False
+    return target >= board or target * 1000 >= cur * (1000 + RISE_PERMILLE)
 
 
 def encode(rgb, out, order, table, lo=0, hi=-1):

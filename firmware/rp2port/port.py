@@ -44,9 +44,11 @@ class Rp2Port:
         self.leds = Leds(board)
         self.show = self.leds.show
         self.commit = self.leds.commit
+        self.set_brightness = self.leds.set_brightness
         self.pwm = machine.PWM(machine.Pin(board.piezo_pin))
         self.pwm.duty_u16(0)
         self.freq = 0
+        self.duty = 32768               # the piezo drive (volume())
         self.wdt = None
         self.usb = Usb()
         self.write_line = self.usb.write_line
@@ -81,9 +83,15 @@ class Rp2Port:
         self.freq = freq
         if freq:
             self.pwm.freq(freq)
-            self.pwm.duty_u16(32768)
+            self.pwm.duty_u16(self.duty)
         else:
             self.pwm.duty_u16(0)
+
+    def volume(self, level):
+        """The table's volume: the PWM duty (a square wave at 50 % is the
+        loudest a piezo gets, 2 % is quiet)."""
+        self.duty = 32768 if level >= 2 else 1300
+        self.freq = -1                  # the next tone() sets the new duty
 
     def ticks_ms(self):
         return time.ticks_ms()

@@ -1,0 +1,108 @@
+"""pico2-8p's dials (rp2port/plates.py Dials) read through a fake ADC.
+
+A dial bridging two contacts can pull other stations' readings one position
+off for a moment (defect 5): such a change, seen at two or more stations in
+the same scan, must not become a placement unless it still holds 3 scans
+later, and dials really turned together must still all be reported.
+"""
+import sys
+import time
+import types
+
+import pytest
+
+from cheesebox.board import read_board
+
+
+class FakeAdc:
+    """The 4051's COM into the ADC: the reading of the station the select
+    pins choose, from a table the test sets (dial position p -> p << 13)."""
+
+    def __init__(self, sel):
+        self.sel = sel
+        self.pos = [0] * 8
+
+    def read_u16(self):
+        s = sum(self.sel[b].v << b for b in range(3))
+        return (self.pos[s] << 13) | 0x0800
+
+
+class FakePin:
+    def __init__(self):
+        self.v = 0
+
+    def value(self, v):
+        self.v = v
+
+
+@pytest.fixture
+def dials(monkeypatch):
+    fake = types.ModuleType("machine")
+    monkeypatch.setitem(sys.modules, "machine", fake)   # plates.py imports it
+    clock = [0]                                         # MicroPython's ticks, 1 us a call
+
+    def ticks_us():
+        clock[0] += 1
+        return clock[0]
+    for name, f in (("ticks_us", ticks_us), ("ticks_ms", lambda: clock[0] // 1000),
+                    ("ticks_diff", lambda a, b: a - b), ("ticks_add", lambda a, b: a + b),
+                    ("sleep_us", lambda us: None)):
+        monkeypatch.setattr(time, name, f, raising=False)
+    monkeypatch.delitem(sys.modules, "rp2port.plates", raising=False)
+    from rp2port import plates
+    sel = [FakePin() for _ in range(3)]
+    adc = FakeAdc(sel)
+    d = plates.Dials(read_board("boards/pico2-8p.json"), adc=adc, sel=sel)
+    d.read()
+    d.read()
+    d.read()                        # every dial at 0, reported at start-up
+    d.read()
+    yield d, adc
+    sys.modules.pop("rp2port.plates", None)
+
+
+def reported(d):
+    return [(s, d.val[s], d.seq[s]) for s in range(8) if d.seq[s]]
+
+
+def test_every_dial_is_reported_once_at_start(dials):
+    d, _ = dials
+    assert [d.val[s] for s in range(8)] == [0] * 8
+    assert list(d.seq) == [1] * 8
+
+
+def test_one_dial_turned_is_reported_after_three_reads_alike(dials):
+    d, adc = dials
+    adc.pos[2] = 5
+    d.read()
+    first = d.raw_us[2]
+    d.read()
+    assert d.seq[2] == 1                    # two reads alike: not yet
+    d.read()
+    assert d.seq[2] == 2 and d.val[2] == 5 and d.us[2] == first
+
+
+def test_a_crosstalk_blip_at_other_stations_is_no_placement(dials):
+    """Dial 0 bridges two contacts for 3 scans; dials 3 and 6 read one off meanwhile."""
+    d, adc = dials
+    adc.pos[0], adc.pos[3], adc.pos[6] = 1, 1, 1
+    for _ in range(3):
+        d.read()
+    adc.pos[3], adc.pos[6] = 0, 0           # the bridge is over: 3 and 6 never moved
+    for _ in range(6):
+        d.read()
+    assert d.seq[3] == 1 and d.seq[6] == 1 and d.val[3] == 0 and d.val[6] == 0
+    assert d.seq[0] == 2 and d.val[0] == 1  # dial 0 did move, and still counts
+
+
+def test_dials_turned_together_are_all_reported_three_scans_later(dials):
+    d, adc = dials
+    adc.pos[1], adc.pos[4], adc.pos[7] = 3, 6, 2
+    d.read()
+    stamps = [d.raw_us[s] for s in (1, 4, 7)]
+    d.read()
+    d.read()
+    assert [d.seq[s] for s in (1, 4, 7)] == [1, 1, 1]     # held back one scan more
+    d.read()
+    assert [(d.val[s], d.seq[s]) for s in (1, 4, 7)] == [(3, 2), (6, 2), (2, 2)]
+    assert [d.us[s] for s in (1, 4, 7)] == stamps          # stamped with the first read
