@@ -15,7 +15,8 @@
 #   make test-emu   only the emulated-Pico suites, tests/emu and tests/emu2350 (part of make test-py)
 #   make dicelab the odds of every answer for each dice choice (docs/host-tools.md)
 #   make monitor live referee screen following a box on USB (PORT=auto), or a saved log (FILE=game.log)
-#   make selftest  the bring-up self-test on a box on USB, with a checklist (PORT=auto; boards/README.md)
+#   make refcard the Cheesonomics reference card, PNG and PDF (docs/refcard.*; ARGS="--out DIR/NAME")
+#   make selftest  the bring-up self-test on a box on USB, with a checklist (PORT=auto), or a saved log (FILE=); boards/README.md
 #   make report  game-night statistics from saved logs (LOGS="a.log b.log")
 #   make wokwi   regenerate the Wokwi projects in boards/wokwi/ (ARGS=--check: only compare)
 #   make balance Cheesonomics balance lab: bot games per player count (docs/cheesonomics.md)
@@ -51,7 +52,7 @@ MICROPYPATH_ := firmware:.:tests/core
 
 export BLINKA_OS_AGNOSTIC := 1
 
-.PHONY: all venv test check-mpy typecheck test-mp test-py sim bench flash package-json clean help dicelab monitor selftest report wokwi balance emu emu-deps emu2350-deps test-emu emu-firmware uf2
+.PHONY: all venv test check-mpy typecheck test-mp test-py sim bench flash package-json clean help dicelab monitor selftest refcard report wokwi balance emu emu-deps emu2350-deps test-emu emu-firmware uf2
 
 all: test
 
@@ -199,8 +200,10 @@ dicelab: $(STAMP)
 	$(PY) host_tools/dicelab.py $(ARGS)
 monitor: $(STAMP)
 	$(PY) host_tools/monitor.py $(if $(FILE),--file "$(FILE)",--port "$(PORT)") $(ARGS)
+refcard: $(STAMP)
+	$(PY) host_tools/refcard.py $(ARGS)
 selftest: $(STAMP)
-	$(PY) host_tools/selftest.py --port "$(PORT)" $(ARGS)
+	$(PY) host_tools/selftest.py $(if $(FILE),--file "$(FILE)",--port "$(PORT)") $(ARGS)
 report: $(STAMP)
 	@if [ -z "$(LOGS)" ]; then echo 'make report: name the logs: make report LOGS="a.log b.log"'; exit 2; fi
 	$(PY) host_tools/eventlog.py --report "$(REPORT)" --file $(LOGS) $(ARGS)

@@ -136,7 +136,7 @@ def test_the_pc_side_reads_a_saved_log_and_saves_the_report(tmp_path):
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict((k, v) for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL"))
     p = subprocess.run(["make", "--no-print-directory", "-o", ".venv/.stamp", "selftest",
-                        "ARGS=--file %s --report %s --yes" % (log, report)],
+                        "FILE=%s" % log, "ARGS=--report %s --yes" % report],
                        cwd=repo, env=env, capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stdout + p.stderr
     assert "result: everything seen" in report.read_text()

@@ -54,9 +54,10 @@ TOOLS = {
     "host_tools/wiring.py": ("tests/test_targets.py", 'tool("wiring.py", "--all", "--check")'),
     "host_tools/eventlog.py": ("tests/test_targets.py", 'tool("eventlog.py", "--file", log, "--plot"'),
     "host_tools/wokwi.py": ("tests/test_targets.py", 'tool("wokwi.py", "--all", "--check")'),
+    "host_tools/brightness.py": ("tests/test_targets.py", 'tool("brightness.py", "--board", "pico-4p"'),
 }
 RUN_HERE = {"help", "dicelab", "monitor", "report", "balance", "wokwi", "flash", "package-json",
-            "sim", "emu"}
+            "sim", "emu", "refcard"}
 
 
 def _env(**extra):
@@ -390,4 +391,18 @@ def test_make_emu_under_a_terminal():
         rc = t.quit()
     assert rc == 0, t.text()[-2000:]
     assert "Traceback" not in t.text()
+
+
+def test_brightness_tool():
+    """The per mille the power limit gives a board on a supply, as a builder asks it."""
+    p = ok(tool("brightness.py", "--board", "pico-4p", "--ma", "500"))
+    assert "pico-4p" in p.stdout and "500" in p.stdout
+
+
+def test_make_refcard(tmp_path):
+    """The reference card a table prints, written where the builder asks."""
+    out = tmp_path / "my card"
+    p = ok(make("refcard", 'ARGS=--out "%s"' % out))
+    assert (tmp_path / "my card.png").stat().st_size > 1000
+    assert (tmp_path / "my card.pdf").read_bytes()[:4] == b"%PDF"
 
