@@ -94,6 +94,7 @@ EVENTS = {
     "help": {"commands": _strs},
     "watchdog": {"hung_ms": _count},        # from the simulator: the box was reset
     "dropped": {"lines": _count},           # lines the USB host did not take in time
+    "overrun": {"count": _count, "lost": _count},   # button words the ring lost (the Pico)
 }
 
 

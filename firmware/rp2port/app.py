@@ -120,8 +120,14 @@ def _run(box, port):
     commands, sleep until something can happen."""
     import gc
     rolling = False
+    buttons = port.buttons
+    overruns = buttons.overruns
     while True:
         box.step()
+        if buttons.overruns != overruns:
+            # the ring lapped its reader: presses may be missing (the log says so)
+            overruns = buttons.overruns
+            box.log("overrun", {"count": overruns, "lost": buttons.lost})
         if box.rolling != rolling:
             rolling = box.rolling
             if rolling:
@@ -134,7 +140,9 @@ def _run(box, port):
         port.idle(box.next_wake())
 
 
-def main():
+def main(segment=None):
+    """segment: words each sampler DMA channel moves before the other takes
+    over (None: the port's own; a test at the REPL sets it small)."""
     global _port
     micropython.alloc_emergency_exception_buf(100)
     if _port is not None:               # main() again after Ctrl-C: free the old one
@@ -152,14 +160,22 @@ def main():
     from cheesebox.events import EventLog
     from cheesebox.save import Store
     from rp2port.port import Rp2Port
-    port = Rp2Port(board)
+    port = Rp2Port(board, segment=segment)
     _port = port
     box = None
     try:
         # Ctrl-C (mpremote) may come while the box is still starting: the same
         # clean stop as in the loop
-        box = Box(board, port, random, store=Store(os), log=EventLog(port.write_line),
+        store = Store(os)
+        box = Box(board, port, random, store=store, log=EventLog(port.write_line),
                   resume_now=resume_now)
+        capture = box.capture
+
+        buttons = port.buttons
+
+        def between():                  # between a save's flash operations
+            buttons.poll(capture)
+        store.between = between
         port.watchdog(WATCHDOG_MS)
         machine.mem32[wd + SCRATCH0] = RUNNING
         port.write_line("cheesebox: %s ready, %d stations" % (board.name, board.stations))
