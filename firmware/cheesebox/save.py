@@ -62,6 +62,10 @@ def decode(text):
     return state
 
 
+def _nothing():
+    pass
+
+
 class Store:
     """Saves and loads the game through the filesystem `fs` (the os module on the Pico)."""
 
@@ -73,8 +77,8 @@ class Store:
         self.writes = 0         # completed saves (flash wear)
         # called between the save's writes: each may be a flash erase (up to
         # 400 ms with the CPU held), so the port reads its button ring here,
-        # not only when the save is over (app.py sets it; None: nothing)
-        self.between = None
+        # not only when the save is over (app.py sets it)
+        self.between = _nothing
         self.problem = ""       # why the last load set a file aside
 
     def _exists(self, name):
@@ -86,22 +90,18 @@ class Store:
     def save(self, state):
         between = self.between
         data = encode(state)
-        if between is not None:
-            between()
+        between()
         f = self.open(TMP, "w")
         try:
             for i in range(0, len(data), self.CHUNK):
                 f.write(data[i:i + self.CHUNK])
-                if between is not None:
-                    between()
+                between()
             f.flush()
         finally:
             f.close()
-        if between is not None:
-            between()
+        between()
         self.fs.rename(TMP, GAME)
-        if between is not None:
-            between()
+        between()
         self.writes += 1
 
     def read(self, name):

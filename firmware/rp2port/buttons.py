@@ -148,8 +148,8 @@ class Buttons:
         then abort both, then free them."""
         self.irq_off()
         self.sm.active(0)
-        self.dma.ctrl = self.ctrl[0] & ~_EN
-        self.dma2.ctrl = self.ctrl[1] & ~_EN
+        self.dma.ctrl = self.ctrl[0] & ~_EN  # pyright: ignore[reportAttributeAccessIssue]
+        self.dma2.ctrl = self.ctrl[1] & ~_EN  # pyright: ignore[reportAttributeAccessIssue]
         for ch in (self.dma, self.dma2):
             ch.active(0)                # CHAN_ABORT, waits until it is idle
         for ch in (self.dma, self.dma2):
