@@ -20,6 +20,10 @@ const NO_LOOP_SKIP = !!process.env.EMU_NO_LOOP_SKIP;   // for checking the fast-
 const WAIT_TXFIFO = 3, WAIT_OUT = 5; // rp2040js WaitType: stalled for TX data
 const WD_REASON_TIMER = 1, WD_REASON_FORCE = 2;
 const FLASH_SIZE = 2 * 1024 * 1024;
+// W25Q16JV flash times (datasheet): a 4 KiB sector erase 45 ms typical, 400 ms
+// maximum; a 256-byte page program 0.4 ms typical, 3 ms maximum
+export const FLASH_TIMES = { typical: { eraseMs: 45, pageMs: 0.4 }, max: { eraseMs: 400, pageMs: 3 } };
+const PIO0_IRQ_0 = 7;                // the sampler's interrupt (NVIC line)
 
 function loadWords(path) {
   const b = fs.readFileSync(path);
@@ -72,6 +76,8 @@ export class Pico {
     this.hangUntil = 0;
     this.hostReads = true;
     this.flashLog = [];             // [nanos, kind, addr, count] of every flash operation
+    this.flashTimes = Object.assign({}, FLASH_TIMES[this.opts.flashTimes || 'typical']);
+    this.irqs = {};                 // NVIC line -> interrupts the core took (all boots)
     this._build(this.opts.flash, 0);
   }
 
@@ -131,6 +137,10 @@ export class Pico {
       }
       dpram(offset, value);
     };
+    // count the interrupts the core takes (the load of a chattering pin)
+    const core = mcu.core;
+    const entry = core.exceptionEntry.bind(core);
+    core.exceptionEntry = (n) => { const k = n - 16; this.irqs[k] = (this.irqs[k] || 0) + 1; entry(n); };
     mcu.core.PC = 0x10000000;
     this.bootNanos = this.nanos;
   }
@@ -163,8 +173,11 @@ export class Pico {
         return;
       }
       // a flash operation takes time on a real chip (the CPU waits):
-      // W25Q16 typical 45 ms a 4 KiB sector erase, 0.4 ms a 256-byte page
-      const ns = kind === 'erase' ? 45e6 * Math.ceil(count / 4096) : 0.4e6 * Math.ceil(count / 256);
+      // W25Q16JV typical 45 ms a 4 KiB sector erase, 0.4 ms a 256-byte page
+      // (flashTimes: the datasheet's maximum on request, FLASH_TIMES)
+      const ft = this.flashTimes;
+      const ns = kind === 'erase' ? ft.eraseMs * 1e6 * Math.ceil(count / 4096)
+        : ft.pageMs * 1e6 * Math.ceil(count / 256);
       if (this.pioRunning()) this._stepPio(ns / CYCLE_NS, this.clock.nanos);
       this.clock.tick(ns);
       core.PC = core.LR & ~1;
@@ -206,6 +219,24 @@ export class Pico {
     else this.drives.set(g, level ? 1 : 0);
     this._settle(g);
   }
+
+  /**
+   * A pin chattering (a loose wire): pulled low and let go every halfUs
+   * microseconds from now until untilNanos (absolute), then let go.
+   */
+  chatter(g, halfUs, untilNanos) {
+    let low = false;
+    const step = () => {
+      if (this.nanos >= untilNanos) { this.drive(g, null); return; }
+      low = !low;
+      this.drive(g, low ? 0 : null);
+      this.clock.createAlarm(step).schedule(halfUs * 1000);
+    };
+    step();
+  }
+
+  /** Interrupts the core took on NVIC line k since the first power-on. */
+  irqCount(k = PIO0_IRQ_0) { return this.irqs[k] || 0; }
 
   /** Call fn(nanos, level) at every change of the pin's output. */
   watchOutput(g, fn) {

@@ -14,6 +14,7 @@ import time
 
 import machine
 import micropython
+from micropython import const
 
 from cheesebox.board import BoardError, load_board
 
@@ -35,6 +36,8 @@ WATCHDOG_BASE = {"rp2040": 0x40058000, "rp2350": 0x400D8000}
 CTRL_ENABLE = 1 << 30
 SCRATCH0 = 0x0C
 RUNNING = 0x2C8E5E01        # "the game loop was running" (a small int)
+
+_OVERRUN_LOG_MS = const(1000)
 
 _port = None        # the running port: a second main() after Ctrl-C closes it first
 
@@ -122,11 +125,15 @@ def _run(box, port):
     rolling = False
     buttons = port.buttons
     overruns = buttons.overruns
+    said = port.ticks_ms()
     while True:
         box.step()
-        if buttons.overruns != overruns:
-            # the ring lapped its reader: presses may be missing (the log says so)
+        if buttons.overruns != overruns and \
+                time.ticks_diff(port.ticks_ms(), said) >= _OVERRUN_LOG_MS:
+            # the ring lapped its reader: presses may be missing (the log says
+            # so, at most once a second: a chattering pin laps it every pass)
             overruns = buttons.overruns
+            said = port.ticks_ms()
             box.log("overrun", {"count": overruns, "lost": buttons.lost})
         if box.rolling != rolling:
             rolling = box.rolling
