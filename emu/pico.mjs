@@ -62,6 +62,7 @@ export class Pico {
     this.resets = [];              // {nanos, reason}
     this.flashOps = 0;             // erase + program calls, ever
     this.flashOpHook = null;       // called after each op: (kind, addr, count)
+    this.flashOpStartHook = null;  // called as each op starts (its time still to pass)
     this.timeOffset = 0;
     this.drives = new Map();       // gpio -> 0/1 driven from outside, absent = released
     this.outputWatchers = new Map(); // gpio -> [fn(nanos, level)]
@@ -178,8 +179,18 @@ export class Pico {
       const ft = this.flashTimes;
       const ns = kind === 'erase' ? ft.eraseMs * 1e6 * Math.ceil(count / 4096)
         : ft.pageMs * 1e6 * Math.ceil(count / 256);
-      if (this.pioRunning()) this._stepPio(ns / CYCLE_NS, this.clock.nanos);
-      this.clock.tick(ns);
+      if (this.flashOpStartHook) this.flashOpStartHook(kind, addr, count);
+      // in pieces up to each alarm: a finger (pin alarm) moving during the
+      // erase is seen by the sampler at its own instant, bounces and all
+      const clock = this.clock, end = clock.nanos + ns;
+      for (;;) {
+        const na = clock.nextAlarm;
+        const stop = na && na.nanos < end ? Math.max(na.nanos, clock.nanos) : end;
+        const dt = stop - clock.nanos;
+        if (dt > 0 && this.pioRunning()) this._stepPio(dt / CYCLE_NS, clock.nanos);
+        clock.tick(dt);
+        if (stop >= end) break;
+      }
       core.PC = core.LR & ~1;
       this.flashOps++;
       this.flashLog.push([this.nanos, kind, addr, count]);

@@ -210,10 +210,17 @@ class EmulatedPico:
         now, while the chip is writing its flash; let go hold_ms later."""
         self.call("press_on_flash", after_ops=flash_ops, gpio=gpio, hold_ms=hold_ms)
 
-    def pins_on_flash(self, flash_ops, pins):
-        """pins: (nanos after the n-th flash erase/program from now, gpio,
-        level|None): fingers that move while the chip writes its flash."""
-        self.call("pins_on_flash", after_ops=flash_ops, pins=[list(p) for p in pins])
+    def pins_on_flash(self, flash_ops, pins, kind=None, at="end"):
+        """pins: (nanos from the n-th flash operation from now, gpio,
+        level|None): fingers that move while the chip writes its flash. kind:
+        count only "erase" or "program" operations; at: "start" (the fingers
+        move during that operation, the CPU held) or "end"."""
+        self.call("pins_on_flash", after_ops=flash_ops, pins=[list(p) for p in pins],
+                  kind=kind, at=at)
+
+    def fingers_armed(self):
+        """pins_on_flash's fingers still wait for their flash operation."""
+        return self.call("fingers_armed")["armed"]
 
     def flash_log(self, since=0):
         """(count, [[nanos, 'erase'|'program', addr, bytes], ...]) since index since."""

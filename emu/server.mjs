@@ -46,14 +46,19 @@ let cut = null;                     // armed power cut: {left, snapshot}
 let pressOnFlash = null;            // armed press: {left, gpio, holdNs}
 let pinsOnFlash = null;             // armed finger movements: {left, pins: [[dtNs, gpio, level]]}
 
-pico.flashOpHook = () => {
-  if (pinsOnFlash && --pinsOnFlash.left <= 0) {
-    // fingers move from this flash operation on (the save goes on writing)
-    const { pins } = pinsOnFlash;
-    pinsOnFlash = null;
-    const t0 = pico.nanos;
-    for (const [dt, g, v] of pins) pico.atNanos(t0 + dt, () => pico.drive(g, v));
-  }
+function fingersOnFlash(when, kind) {
+  const p = pinsOnFlash;
+  if (!p || p.at !== when || (p.kind && p.kind !== kind) || --p.left > 0) return;
+  // fingers move from this flash operation on (the save goes on writing)
+  pinsOnFlash = null;
+  const t0 = pico.nanos;
+  for (const [dt, g, v] of p.pins) pico.atNanos(t0 + dt, () => pico.drive(g, v));
+}
+
+pico.flashOpStartHook = (kind) => fingersOnFlash('start', kind);
+
+pico.flashOpHook = (kind) => {
+  fingersOnFlash('end', kind);
   if (pressOnFlash && --pressOnFlash.left <= 0) {
     // a finger goes down while the flash is being written
     const { gpio, holdNs } = pressOnFlash;
@@ -185,7 +190,13 @@ const handlers = {
     return {};
   },
 
-  async pins_on_flash({ after_ops, pins }) { pinsOnFlash = { left: after_ops, pins }; return {}; },
+  // at the start ('start': during it) or the end of the n-th flash operation (of that kind)
+  async pins_on_flash({ after_ops, pins, kind = null, at = 'end' }) {
+    pinsOnFlash = { left: after_ops, pins, kind, at };
+    return {};
+  },
+
+  async fingers_armed() { return { armed: !!pinsOnFlash }; },
 
   async flash_log({ since = 0 }) { return { ops: pico.flashLog.slice(since), count: pico.flashLog.length }; },
 
