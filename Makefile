@@ -12,6 +12,7 @@
 #   make emu-firmware  download MicroPython v1.28.0 RPI_PICO + the RP2040 boot ROM (docs/emulator.md)
 #   make uf2     one UF2 file: MicroPython + the box's files (BOARD=pico-4p; docs/deploy.md)
 #   make test-emu   only the emulated-Pico suite (part of make test)
+#   make soak    a night of play on the emulated Pico (MINUTES=120 emulated; docs/emulator.md)
 #   make dicelab the odds of every answer for each dice choice (docs/host-tools.md)
 #   make monitor live referee screen following a box on USB (PORT=auto)
 #   make report  game-night statistics from saved logs (LOGS="a.log b.log")
@@ -44,7 +45,7 @@ MICROPYPATH_ := firmware:.:tests/core
 
 export BLINKA_OS_AGNOSTIC := 1
 
-.PHONY: all venv test check-mpy typecheck test-mp test-py sim bench flash package-json clean help dicelab monitor report wokwi balance emu emu-deps test-emu emu-firmware uf2
+.PHONY: all venv test check-mpy typecheck test-mp test-py sim bench flash package-json clean help dicelab monitor report wokwi balance emu emu-deps test-emu emu-firmware uf2 soak
 
 all: test
 
@@ -122,6 +123,14 @@ emu: $(STAMP) emu-deps
 
 test-emu: $(STAMP) emu-deps
 	$(PY) -m pytest -q -n 2 tests/emu
+
+# random play, chattering pins, saves and power cuts on pico-8p with a 256-word
+# DMA segment; stops at MINUTES emulated or WALL_MINUTES of wall time
+# (make test runs one emulated minute: tests/emu/test_emu_soak.py)
+MINUTES      ?= 120
+WALL_MINUTES ?= 30
+soak: $(STAMP) emu-deps
+	$(PY) -m emu.soak --minutes $(MINUTES) --wall-minutes $(WALL_MINUTES) --json build/soak.json
 
 BOARD      ?= pico-4p
 PORT       ?= auto
