@@ -3,7 +3,7 @@
 A PIO state machine samples the whole button window (buzzers and ROLL,
 consecutive GPIOs, pulled up) every 16 us and pushes one word when the
 snapshot changes: (loop counter << W) | snapshot (sampler.py decodes it).
-Two DMA channels drain its RX FIFO into a 64-word ring in RAM.
+Two DMA channels drain its RX FIFO into a 256-word ring in RAM.
 
 Why this design and not GPIO interrupts:
 - the rp2 port serves GPIO interrupts one handler after another in pin
@@ -15,7 +15,7 @@ Why this design and not GPIO interrupts:
   LED write keeps its exact 16 us stamp; the DMA keeps draining while the CPU
   has interrupts off, so nothing is lost or reordered;
 - the only interrupt handler sets a flag (the sleeping core wakes on it):
-  nothing can allocate in it.
+  nothing can allocate in it, and it is enabled only while idle() sleeps.
 """
 from array import array
 
