@@ -76,7 +76,7 @@ def test_make_flash_over_the_emulated_usb(image):
     _boot_check(usb, "pico-4p")
     deployed = _files(open(usb, "rb").read())
     host = _files(open(image("pico-4p"), "rb").read())
-    assert sorted(host) == sorted(deployed) and "cheesebox/app.mpy" in host
+    assert sorted(host) == sorted(deployed) and "rp2port/app.mpy" in host
     assert all(host[p] == deployed[p] for p in host)
 
     with EmulatedPico(flash=image("pico-4p")) as p:
