@@ -130,7 +130,7 @@ test-emu: $(STAMP) emu-deps
 MINUTES      ?= 120
 WALL_MINUTES ?= 30
 soak: $(STAMP) emu-deps
-	$(PY) -m emu.soak --minutes $(MINUTES) --wall-minutes $(WALL_MINUTES) --json build/soak.json
+	$(PY) -m emu.soak --minutes $(MINUTES) --wall-minutes $(WALL_MINUTES) --json build/soak.json --log build/soak.log
 
 BOARD      ?= pico-4p
 PORT       ?= auto
