@@ -13,6 +13,7 @@
 #   make emu-firmware  download MicroPython v1.28.0 RPI_PICO and RPI_PICO2, the boot ROMs, and build rp2350js (docs/emulator.md)
 #   make uf2     one UF2 file: MicroPython + the box's files (BOARD=pico-4p; docs/deploy.md)
 #   make test-emu   only the emulated-Pico suites, tests/emu and tests/emu2350 (part of make test-py)
+#   make soak    a night of play on the emulated Pico (MINUTES=120 emulated; docs/emulator.md)
 #   make dicelab the odds of every answer for each dice choice (docs/host-tools.md)
 #   make monitor live referee screen following a box on USB (PORT=auto), or a saved log (FILE=game.log)
 #   make refcard the Cheesonomics reference card, PNG and PDF (docs/refcard.*; ARGS="--out DIR/NAME")
@@ -52,7 +53,7 @@ MICROPYPATH_ := firmware:.:tests/core
 
 export BLINKA_OS_AGNOSTIC := 1
 
-.PHONY: all venv test check-mpy typecheck test-mp test-py sim bench flash package-json clean help dicelab monitor selftest refcard report wokwi balance emu emu-deps emu2350-deps test-emu emu-firmware uf2
+.PHONY: all venv test check-mpy typecheck test-mp test-py sim bench flash package-json clean help dicelab monitor selftest refcard report wokwi balance emu emu-deps emu2350-deps test-emu emu-firmware uf2 soak
 
 all: test
 
@@ -166,6 +167,14 @@ emu: $(STAMP) emu-deps emu2350-deps
 
 test-emu: $(STAMP) emu-deps emu2350-deps
 	$(PY) -m pytest -q -n 2 tests/emu tests/emu2350
+
+# random play, chattering pins, saves and power cuts on pico-8p with a 256-word
+# DMA segment; stops at MINUTES emulated or WALL_MINUTES of wall time
+# (make test runs one emulated minute: tests/emu/test_emu_soak.py)
+MINUTES      ?= 120
+WALL_MINUTES ?= 30
+soak: $(STAMP) emu-deps
+	$(PY) -m emu.soak --minutes $(MINUTES) --wall-minutes $(WALL_MINUTES) --json build/soak.json --log build/soak.log
 
 BOARD      ?= pico-4p
 PORT       ?= auto

@@ -20,6 +20,10 @@ const NO_LOOP_SKIP = !!process.env.EMU_NO_LOOP_SKIP;   // for checking the fast-
 const WAIT_TXFIFO = 3, WAIT_OUT = 5; // rp2040js WaitType: stalled for TX data
 const WD_REASON_TIMER = 1, WD_REASON_FORCE = 2;
 const FLASH_SIZE = 2 * 1024 * 1024;
+// W25Q16JV flash times (datasheet): a 4 KiB sector erase 45 ms typical, 400 ms
+// maximum; a 256-byte page program 0.4 ms typical, 3 ms maximum
+export const FLASH_TIMES = { typical: { eraseMs: 45, pageMs: 0.4 }, max: { eraseMs: 400, pageMs: 3 } };
+const PIO0_IRQ_0 = 7;                // the sampler's interrupt (NVIC line)
 
 function loadWords(path) {
   const b = fs.readFileSync(path);
@@ -58,6 +62,7 @@ export class Pico {
     this.resets = [];              // {nanos, reason}
     this.flashOps = 0;             // erase + program calls, ever
     this.flashOpHook = null;       // called after each op: (kind, addr, count)
+    this.flashOpStartHook = null;  // called as each op starts (its time still to pass)
     this.timeOffset = 0;
     this.drives = new Map();       // gpio -> 0/1 driven from outside, absent = released
     this.outputWatchers = new Map(); // gpio -> [fn(nanos, level)]
@@ -73,6 +78,8 @@ export class Pico {
     this.hangUntil = 0;
     this.hostReads = true;
     this.flashLog = [];             // [nanos, kind, addr, count] of every flash operation
+    this.flashTimes = Object.assign({}, FLASH_TIMES[this.opts.flashTimes || 'typical']);
+    this.irqs = {};                 // NVIC line -> interrupts the core took (all boots)
     this._build(this.opts.flash, 0);
   }
 
@@ -133,6 +140,10 @@ export class Pico {
       }
       dpram(offset, value);
     };
+    // count the interrupts the core takes (the load of a chattering pin)
+    const core = mcu.core;
+    const entry = core.exceptionEntry.bind(core);
+    core.exceptionEntry = (n) => { const k = n - 16; this.irqs[k] = (this.irqs[k] || 0) + 1; entry(n); };
     mcu.core.PC = 0x10000000;
     this.bootNanos = this.nanos;
   }
@@ -165,10 +176,23 @@ export class Pico {
         return;
       }
       // a flash operation takes time on a real chip (the CPU waits):
-      // W25Q16 typical 45 ms a 4 KiB sector erase, 0.4 ms a 256-byte page
-      const ns = kind === 'erase' ? 45e6 * Math.ceil(count / 4096) : 0.4e6 * Math.ceil(count / 256);
-      if (this.pioRunning()) this._stepPio(ns / CYCLE_NS, this.clock.nanos);
-      this.clock.tick(ns);
+      // W25Q16JV typical 45 ms a 4 KiB sector erase, 0.4 ms a 256-byte page
+      // (flashTimes: the datasheet's maximum on request, FLASH_TIMES)
+      const ft = this.flashTimes;
+      const ns = kind === 'erase' ? ft.eraseMs * 1e6 * Math.ceil(count / 4096)
+        : ft.pageMs * 1e6 * Math.ceil(count / 256);
+      if (this.flashOpStartHook) this.flashOpStartHook(kind, addr, count);
+      // in pieces up to each alarm: a finger (pin alarm) moving during the
+      // erase is seen by the sampler at its own instant, bounces and all
+      const clock = this.clock, end = clock.nanos + ns;
+      for (;;) {
+        const na = clock.nextAlarm;
+        const stop = na && na.nanos < end ? Math.max(na.nanos, clock.nanos) : end;
+        const dt = stop - clock.nanos;
+        if (dt > 0 && this.pioRunning()) this._stepPio(dt / CYCLE_NS, clock.nanos);
+        clock.tick(dt);
+        if (stop >= end) break;
+      }
       core.PC = core.LR & ~1;
       this.flashOps++;
       this.flashLog.push([this.nanos, kind, addr, count]);
@@ -208,6 +232,24 @@ export class Pico {
     else this.drives.set(g, level ? 1 : 0);
     this._settle(g);
   }
+
+  /**
+   * A pin chattering (a loose wire): pulled low and let go every halfUs
+   * microseconds from now until untilNanos (absolute), then let go.
+   */
+  chatter(g, halfUs, untilNanos) {
+    let low = false;
+    const step = () => {
+      if (this.nanos >= untilNanos) { this.drive(g, null); return; }
+      low = !low;
+      this.drive(g, low ? 0 : null);
+      this.clock.createAlarm(step).schedule(halfUs * 1000);
+    };
+    step();
+  }
+
+  /** Interrupts the core took on NVIC line k since the first power-on. */
+  irqCount(k = PIO0_IRQ_0) { return this.irqs[k] || 0; }
 
   /** Call fn(nanos, level) at every change of the pin's output. */
   watchOutput(g, fn) {

@@ -134,11 +134,13 @@ class EmulatedPico:
     """One emulated Pico (one Node process). Times are emulated nanoseconds
     since its first power-on unless a name says ms."""
 
-    def __init__(self, flash=None, serial_port=None, verbose=False, chip="rp2040"):
+    def __init__(self, flash=None, serial_port=None, verbose=False, chip="rp2040", flash_times=None):
         fw, rom = locate(chip)
         self.chip = chip
         cmd = ["node", os.path.join(HERE, "server.mjs"), "--chip", chip, "--bootrom", rom]
         cmd += ["--flash", flash] if flash else ["--firmware", fw]
+        if flash_times is not None:             # "typical" (default) or "max": W25Q16JV datasheet
+            cmd += ["--flash-times", flash_times]
         if serial_port is not None:
             cmd += ["--serial-port", str(serial_port)]
         if verbose:
@@ -278,6 +280,18 @@ class EmulatedPico:
         now, while the chip is writing its flash; let go hold_ms later."""
         self.call("press_on_flash", after_ops=flash_ops, gpio=gpio, hold_ms=hold_ms)
 
+    def pins_on_flash(self, flash_ops, pins, kind=None, at="end"):
+        """pins: (nanos from the n-th flash operation from now, gpio,
+        level|None): fingers that move while the chip writes its flash. kind:
+        count only "erase" or "program" operations; at: "start" (the fingers
+        move during that operation, the CPU held) or "end"."""
+        self.call("pins_on_flash", after_ops=flash_ops, pins=[list(p) for p in pins],
+                  kind=kind, at=at)
+
+    def fingers_armed(self):
+        """pins_on_flash's fingers still wait for their flash operation."""
+        return self.call("fingers_armed")["armed"]
+
     def flash_log(self, since=0):
         """(count, [[nanos, 'erase'|'program', addr, bytes], ...]) since index since."""
         r = self.call("flash_log", since=since)
@@ -286,6 +300,17 @@ class EmulatedPico:
     def host_reads(self, on):
         """False: the PC holds the serial port open and stops reading it."""
         self.call("host_reads", on=on)
+
+    def flash_times(self, preset=None, erase_ms=None, page_ms=None):
+        """Erase/program times from now: preset "typical" (45 ms a 4 KiB erase,
+        0.4 ms a page) or "max" (400 ms, 3 ms: the W25Q16JV datasheet's
+        maximum), or given in ms. Returns (erase_ms, page_ms)."""
+        r = self.call("flash_times", preset=preset, erase_ms=erase_ms, page_ms=page_ms)
+        return r["erase_ms"], r["page_ms"]
+
+    def chatter(self, gpio, half_us, ms):
+        """The pin chatters (a loose wire): low, released, every half_us, for ms."""
+        self.call("chatter", gpio=gpio, half_us=half_us, ms=ms)
 
     def hang(self, ms):
         """The program hangs for ms: the core stops doing anything useful while

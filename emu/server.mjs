@@ -11,6 +11,7 @@ import fs from 'fs';
 import net from 'net';
 import readline from 'readline';
 import { Mux4051 } from './mux4051.mjs';
+import { FLASH_TIMES } from './pico.mjs';
 
 function args(argv) {
   const o = {};
@@ -22,6 +23,7 @@ function args(argv) {
     else if (a === '--flash') o.flash = argv[++i];
     else if (a === '--serial-port') o.serialPort = +argv[++i];
     else if (a === '--verbose') o.verbose = true;
+    else if (a === '--flash-times') o.flashTimes = argv[++i];     // typical | max (W25Q16JV datasheet)
     else { process.stderr.write(`emu: unknown argument ${a}\n`); process.exit(2); }
   }
   if (!o.bootrom || !(o.firmware || o.flash)) {
@@ -41,7 +43,7 @@ const warnings = new Set();
 const image = opt.flash && !opt.flash.endsWith('.uf2') ? new Uint8Array(fs.readFileSync(opt.flash))
   : flashFromFirmware(opt.flash || opt.firmware);
 const pico = new Pico({
-  bootrom: opt.bootrom, flash: image,
+  bootrom: opt.bootrom, flash: image, flashTimes: opt.flashTimes,
   log: (s) => { if (opt.verbose) process.stderr.write(s + '\n'); warnings.add(s.slice(0, 120)); },
 });
 const t0Wall = Date.now();
@@ -51,8 +53,21 @@ let cut = null;                     // armed power cut: {left, snapshot}
 
 let pressOnFlash = null;            // armed press: {left, gpio, holdNs}
 let mux = null;                     // the dials' 4051 (mux4051.mjs), once attached
+let pinsOnFlash = null;             // armed finger movements: {left, pins: [[dtNs, gpio, level]]}
 
-pico.flashOpHook = () => {
+function fingersOnFlash(when, kind) {
+  const p = pinsOnFlash;
+  if (!p || p.at !== when || (p.kind && p.kind !== kind) || --p.left > 0) return;
+  // fingers move from this flash operation on (the save goes on writing)
+  pinsOnFlash = null;
+  const t0 = pico.nanos;
+  for (const [dt, g, v] of p.pins) pico.atNanos(t0 + dt, () => pico.drive(g, v));
+}
+
+pico.flashOpStartHook = (kind) => fingersOnFlash('start', kind);
+
+pico.flashOpHook = (kind) => {
+  fingersOnFlash('end', kind);
   if (pressOnFlash && --pressOnFlash.left <= 0) {
     // a finger goes down while the flash is being written
     const { gpio, holdNs } = pressOnFlash;
@@ -196,9 +211,31 @@ const handlers = {
     return {};
   },
 
+  // at the start ('start': during it) or the end of the n-th flash operation (of that kind)
+  async pins_on_flash({ after_ops, pins, kind = null, at = 'end' }) {
+    pinsOnFlash = { left: after_ops, pins, kind, at };
+    return {};
+  },
+
+  async fingers_armed() { return { armed: !!pinsOnFlash }; },
+
   async flash_log({ since = 0 }) { return { ops: pico.flashLog.slice(since), count: pico.flashLog.length }; },
 
   async host_reads({ on }) { pico.setHostReads(on); return {}; },
+
+  // erase/program times: a preset (typical, max) or ms of a 4 KiB erase and a 256-byte page
+  async flash_times({ preset = null, erase_ms = null, page_ms = null }) {
+    if (!pico.flashTimes) throw new Error('flash_times: this chip\'s harness has no flash timing');
+    if (preset) {
+      if (!FLASH_TIMES[preset]) throw new Error(`flash_times: no preset ${preset}`);
+      Object.assign(pico.flashTimes, FLASH_TIMES[preset]);
+    }
+    if (erase_ms !== null) pico.flashTimes.eraseMs = erase_ms;
+    if (page_ms !== null) pico.flashTimes.pageMs = page_ms;
+    return { erase_ms: pico.flashTimes.eraseMs, page_ms: pico.flashTimes.pageMs };
+  },
+
+  async chatter({ gpio, half_us, ms }) { pico.chatter(gpio, half_us, pico.nanos + ms * 1e6); return {}; },
 
   async hang({ ms }) { pico.hangUntil = pico.nanos + ms * 1e6; return {}; },
 
@@ -224,6 +261,7 @@ const handlers = {
     return {
       chip: opt.chip, nanos: pico.nanos, boot_nanos: pico.bootNanos, wall_ms: Date.now() - t0Wall,
       instructions: pico.instructions, flash_ops: pico.flashOps, resets: pico.resets, loop_skips: pico.loopSkips || 0,
+      pio0_irqs: pico.irqCount ? pico.irqCount() : null, flash_times: pico.flashTimes || null,
       connected: pico.connected, out_pos: outAbs(), warnings: [...warnings].slice(0, 30),
     };
   },

@@ -229,6 +229,46 @@ def cleanup_code(keep: list[str], no_dice: bool) -> str:
     return "\n".join(lines)
 
 
+# Runs on the board first (after Ctrl-C, before anything is copied): the box
+# firmware's version there (cheesebox/version.py, as the box says it in its
+# boot event) and the MicroPython version (main.py refuses one older than
+# TESTED_MICROPYTHON with error code 4).
+VERSION_CODE = "\n".join([
+    "import sys",
+    "try:\n from cheesebox.version import VERSION as _v\nexcept Exception:\n _v = None",
+    "print('board firmware:', _v, 'micropython:', '.'.join(str(x) for x in sys.implementation.version[:3]))",
+])
+TESTED_MICROPYTHON = (1, 28, 0)         # firmware/main.py's TESTED
+
+
+def board_versions(out: str) -> tuple[str | None, str | None]:
+    """(box firmware version or None, MicroPython version) from VERSION_CODE's line."""
+    m = re.search(r"^board firmware: (\S+) micropython: (\S+)\s*$", out, re.M)
+    if not m:
+        return None, None
+    return (None if m.group(1) == "None" else m.group(1)), m.group(2)
+
+
+def version_lines(out: str, new: str) -> list[str]:
+    """What flash says about the versions: the box's old -> new, and a
+    MicroPython older than the box is tested on."""
+    old, mpy = board_versions(out)
+    if old is None:
+        lines = ["firmware version: none on the board (no Cheese Box yet) -> %s" % new]
+    elif old == new:
+        lines = ["firmware version: %s -> %s (the same version)" % (old, new)]
+    else:
+        lines = ["firmware version: %s -> %s" % (old, new)]
+    if mpy is not None:
+        have = tuple(int(x) for x in re.findall(r"\d+", mpy)[:3])
+        if have < TESTED_MICROPYTHON:
+            lines.append("WARNING: the board runs MicroPython %s, older than %s (the version the "
+                         "box is tested on): it will blink error code 4 until you update "
+                         "MicroPython (docs/deploy.md), then make flash again"
+                         % (mpy, ".".join(map(str, TESTED_MICROPYTHON))))
+    return lines
+
+
 def copy_args(remote: list[str]) -> list[str]:
     """fs cp commands: each package in one cp into :PKG/, then each
     top-level file to its own name. Without -f, mpremote skips a file whose
@@ -366,11 +406,13 @@ def main(argv: list[str] | None = None) -> int:
         size = sum((BUILD / r).stat().st_size for r in remote)
         print("flash: build/flash/: %d files, %d bytes (%s)"
               % (len(remote), size, "sources" if args.keep_py else "mpy-cross bytecode"))
-        chain = (["exec", cleanup_code(remote, args.no_dice), "+"] + copy_args(remote)
+        chain = (["exec", VERSION_CODE, "+", "exec", cleanup_code(remote, args.no_dice), "+"]
+                 + copy_args(remote)
                  + ["fs", "sha256sum"] + [":" + r for r in remote])
         if args.dry_run:
             shown = ["mpremote", "connect", args.port, "resume"] + [
-                "'<remove stale modules>'" if a.startswith("import os") else a for a in chain]
+                "'<remove stale modules>'" if a.startswith("import os") else
+                "'<read the board's versions>'" if a.startswith("import sys") else a for a in chain]
             print("flash: dry run; would run:\n  " + " ".join(shown).replace(" + ", " \\\n    + "))
             if not args.no_reset:
                 print("  then: mpremote connect %s reset" % args.port)
@@ -378,6 +420,8 @@ def main(argv: list[str] | None = None) -> int:
         print("flash: copying to the board at %s ..." % args.port, flush=True)
         out = run_mpremote(args.port, chain)
         same = len(re.findall(r"^Up to date:", out, re.M))
+        for line in version_lines(out, read_manifest().version or "0.0.0"):
+            print("flash: " + line)
         for line in out.splitlines():
             if line.startswith(("removed", "board keeps")):
                 print("flash: " + line)

@@ -101,6 +101,7 @@ EVENTS = {
     "dropped": {"lines": _count},           # lines the USB host did not take in time
     "settings": {"brightness": _count, "volume": _count},   # the table's gesture at joining
     "selftest": {"step": lambda v: isinstance(v, str)},     # the bring-up self-test (rp2port/selftest.py)
+    "overrun": {"count": _count, "lost": _count},   # button words the ring lost (the Pico)
 }
 
 # `resume` carries the resumed game's own fields

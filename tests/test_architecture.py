@@ -117,8 +117,8 @@ def test_no_import_cycle_anywhere_in_the_repository():
 def test_only_the_port_imports_hardware_modules():
     bad = []
     for mod in MODULES:
-        if package_of(mod) in (PORT, "tests", "sim", "bench") or mod.startswith("tests."):
-            continue    # the port; tests fake the hardware; the host's own select (sim/keys.py)
+        if package_of(mod) in (PORT, "tests", "sim", "bench", "main") or mod.startswith("tests."):
+            continue    # the port; main.py blinks an old MicroPython's error before any port .mpy; tests fake the hardware; the host's select (sim/keys.py)
         for n, _ in _imported(MODULES[mod]):
             if n.split(".")[0] in HARDWARE - {"select"} or (
                     n == "select" and MODULES[mod].startswith(FIRMWARE)):

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from cheesebox.version import VERSION
+
 REPO = Path(__file__).resolve().parent.parent
 FIRMWARE = REPO / "firmware"
 FLASH = REPO / "host_tools" / "flash.py"
@@ -85,6 +87,7 @@ def flashed(tmp_path_factory):
     (sandbox / "cheesebox").mkdir(parents=True)
     (sandbox / "cheesebox" / "box.py").write_text("raise ImportError('stale box.py')\n")
     (sandbox / "cheesebox" / "gone.mpy").write_bytes(b"M\x06")
+    (sandbox / "cheesebox" / "version.py").write_text('VERSION = "0.0.1"\n')  # an older box
     (sandbox / "cheesebox" / "notes.txt").write_text("keep me")
     (sandbox / "cheesonomics").mkdir()
     (sandbox / "cheesonomics" / "engine.py").write_text("raise ImportError('stale engine.py')\n")
@@ -115,7 +118,11 @@ def test_flash_copies_verifies_and_resets(flashed):
         assert (fl / d).read_bytes() == (FIRMWARE / d).read_bytes() == (built / d).read_bytes()
     # the stale modules went, the sha256 check ran on the board and passed,
     # and the board was reset after it
-    for stale in ("cheesebox/box.py", "cheesebox/gone.mpy", "cheesonomics/engine.py",
+    # the board's version, read before the copy, and the new one
+    assert "flash: firmware version: 0.0.1 -> %s\n" % VERSION in res.stdout
+    assert "WARNING" not in res.stdout          # the fake board's MicroPython is new enough
+    for stale in ("cheesebox/box.py", "cheesebox/gone.mpy", "cheesebox/version.py",
+                  "cheesonomics/engine.py",
                   "cheesonomics/old.py"):
         assert "removed stale :%s" % stale in res.stdout
     assert "removed stale :cheesonomics/cards.json" not in res.stdout
@@ -277,3 +284,18 @@ def test_which_files_of_firmware_are_deployed(tmp_path, monkeypatch):
     (fw / "manifest.py").write_text('package("c")\n')
     with pytest.raises(fl.FlashError, match=r"package\('c'\): no firmware/c/__init__\.py"):
         fl.firmware_files()
+
+
+def test_flash_says_the_versions_it_replaces():
+    """make flash says the board's firmware version before -> after, and warns
+    of a MicroPython older than the box is tested on (main.py's error code 4)."""
+    fl = load_flash_module()
+    say = fl.version_lines
+    assert say("board firmware: 0.13.0 micropython: 1.28.0\n", "0.14.0") == [
+        "firmware version: 0.13.0 -> 0.14.0"]
+    assert say("board firmware: None micropython: 1.28.0\n", "0.14.0") == [
+        "firmware version: none on the board (no Cheese Box yet) -> 0.14.0"]
+    assert say("board firmware: 0.14.0 micropython: 1.29.0\n", "0.14.0") == [
+        "firmware version: 0.14.0 -> 0.14.0 (the same version)"]
+    old = say("board firmware: 0.14.0 micropython: 1.24.1\n", "0.14.0")
+    assert "MicroPython 1.24.1, older than 1.28.0" in old[1] and "error code 4" in old[1]

@@ -34,6 +34,7 @@ from cheesebox.capture import Capture, PRESS
 from cheesebox.board import N_DICE
 from cheesebox.display import OFF, STATION, STUCK, Display
 from cheesebox.events import EventLog, name
+from cheesebox.version import VERSION
 
 _ROLL_INPUT = const(8)          # capture input number of the ROLL button
 N_INPUTS = const(9)
@@ -124,7 +125,8 @@ class Box:
             self.saved = run_once("offer", "saved_game", self, store)
         else:
             self.offer_game(self.picked)
-        self.log("boot", {"board": board.name, "resume": self.saved is not None})
+        self.log("boot", {"board": board.name, "resume": self.saved is not None,
+                          "version": VERSION})
         if self.saved is not None:
             self.mode = _RESUME
             # back from a watchdog reset, or a finished game's result: no questions

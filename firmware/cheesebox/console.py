@@ -4,6 +4,8 @@ Malformed lines are answered with an "error" event and change nothing.
 """
 import gc
 
+from cheesebox.version import VERSION
+
 
 def _free():
     if not hasattr(gc, "mem_free"):
@@ -25,6 +27,7 @@ def command(box, line):
         if box.game is not None:
             box.game.status(fields)
         fields["stuck"] = box.stuck_names()
+        fields["version"] = VERSION         # the firmware's (manifest.py's metadata)
         # bytes of heap free after a collection (MicroPython): the headroom
         # left beside the live data, for a host watching
         fields["free"] = _free()

@@ -62,6 +62,10 @@ def decode(text):
     return state
 
 
+def _nothing():
+    pass
+
+
 class Store:
     """Saves and loads the game through the filesystem `fs` (the os module on the Pico)."""
 
@@ -71,6 +75,10 @@ class Store:
         self.fs = fs
         self.open = opener if opener is not None else open
         self.writes = 0         # completed saves (flash wear)
+        # called between the save's writes: each may be a flash erase (up to
+        # 400 ms with the CPU held), so the port reads its button ring here,
+        # not only when the save is over (app.py sets it)
+        self.between = _nothing
         self.problem = ""       # why the last load set a file aside
 
     def _exists(self, name):
@@ -80,15 +88,20 @@ class Store:
             return False
 
     def save(self, state):
+        between = self.between
         data = encode(state)
+        between()
         f = self.open(TMP, "w")
         try:
             for i in range(0, len(data), self.CHUNK):
                 f.write(data[i:i + self.CHUNK])
+                between()
             f.flush()
         finally:
             f.close()
+        between()
         self.fs.rename(TMP, GAME)
+        between()
         self.writes += 1
 
     def read(self, name):

@@ -16,6 +16,7 @@ import time
 
 import machine
 import micropython
+from micropython import const
 
 from cheesebox.board import BoardError, load_board
 
@@ -37,6 +38,8 @@ WATCHDOG_BASE = {"rp2040": 0x40058000, "rp2350": 0x400D8000}
 CTRL_ENABLE = 1 << 30
 SCRATCH0 = 0x0C
 RUNNING = 0x2C8E5E01        # "the game loop was running" (a small int)
+
+_OVERRUN_LOG_MS = const(1000)
 
 _port = None        # the running port: a second main() after Ctrl-C closes it first
 
@@ -146,8 +149,18 @@ def _run(box, port):
     commands, sleep until something can happen."""
     import gc
     rolling = False
+    buttons = port.buttons
+    overruns = buttons.overruns
+    said = port.ticks_ms()
     while True:
         box.step()
+        if buttons.overruns != overruns and \
+                time.ticks_diff(port.ticks_ms(), said) >= _OVERRUN_LOG_MS:
+            # the ring lapped its reader: presses may be missing (the log says
+            # so, at most once a second: a chattering pin laps it every pass)
+            overruns = buttons.overruns
+            said = port.ticks_ms()
+            box.log("overrun", {"count": overruns, "lost": buttons.lost})
         if box.rolling != rolling:
             rolling = box.rolling
             if rolling:
@@ -160,7 +173,9 @@ def _run(box, port):
         port.idle(box.next_wake())
 
 
-def main():
+def main(segment=None):
+    """segment: words each sampler DMA channel moves before the other takes
+    over (None: the port's own; a test at the REPL sets it small)."""
     global _port
     micropython.alloc_emergency_exception_buf(100)
     if _port is not None:               # main() again after Ctrl-C: free the old one
@@ -179,7 +194,7 @@ def main():
     from cheesebox.save import Store
     from rp2port.port import Rp2Port
     test_first = roll_held(board.buzzers[0])     # buzzer 1 held at power-up: the self-test
-    port = Rp2Port(board)
+    port = Rp2Port(board, segment=segment)
     _port = port
     box = None
     try:
@@ -190,8 +205,16 @@ def main():
             selftest(port, board, log)
         # Ctrl-C (mpremote) may come while the box is still starting: the same
         # clean stop as in the loop
-        box = Box(board, port, random, store=Store(os), log=EventLog(port.write_line),
+        store = Store(os)
+        box = Box(board, port, random, store=store, log=EventLog(port.write_line),
                   resume_now=resume_now)
+        capture = box.capture
+
+        buttons = port.buttons
+
+        def between():                  # between a save's flash operations
+            buttons.poll(capture)
+        store.between = between
         port.watchdog(WATCHDOG_MS)
         machine.mem32[wd + SCRATCH0] = RUNNING
         port.write_line("cheesebox: %s ready, %d stations" % (board.name, board.stations))

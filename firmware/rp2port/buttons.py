@@ -3,7 +3,7 @@
 A PIO state machine samples the whole button window (buzzers and ROLL,
 consecutive GPIOs, pulled up) every 16 us and pushes one word when the
 snapshot changes: (loop counter << W) | snapshot (sampler.py decodes it).
-Two DMA channels drain its RX FIFO into a 64-word ring in RAM.
+Two DMA channels drain its RX FIFO into a 256-word ring in RAM.
 
 Why this design and not GPIO interrupts:
 - the rp2 port serves GPIO interrupts one handler after another in pin
@@ -15,7 +15,7 @@ Why this design and not GPIO interrupts:
   LED write keeps its exact 16 us stamp; the DMA keeps draining while the CPU
   has interrupts off, so nothing is lost or reordered;
 - the only interrupt handler sets a flag (the sleeping core wakes on it):
-  nothing can allocate in it.
+  nothing can allocate in it, and it is enabled only while idle() sleeps.
 """
 from array import array
 
@@ -29,10 +29,21 @@ from micropython import const
 from cheesebox import run_once
 from rp2port.sampler import SampleDecoder
 
-_RING_WORDS = const(64)          # DMA ring of sampler words
-_RING_BITS = const(8)            # log2 of its size in bytes
+# The ring holds every word of one flash operation at the W25Q16JV's maximum
+# (a 4 KiB erase, 400 ms, the CPU held): 8 buzzers pressed and let go, each
+# edge bouncing, push about 8 x 2 x 8 = 128 words; a save reads the ring
+# between its flash operations (Store.between), so no save needs more.
+_RING_WORDS = const(256)         # DMA ring of sampler words (1 KiB)
+_RING_BITS = const(10)           # log2 of its size in bytes
 _PIO0_RXF0 = const(0x50200020)   # PIO0 RX FIFO 0 (RP2040 and RP2350)
 _DREQ_PIO0_RX0 = const(4)
+_PIO0_IRQ = const(0x50200030)    # PIO0 IRQ flags, write 1 to clear (both chips)
+# PIO0 IRQ0_INTE (the interrupt MicroPython's PIO handler serves), and the
+# atomic set/clear aliases (+0x2000, +0x3000) so one write flips one bit
+_PIO0_INTE = {"rp2040": 0x5020012C, "rp2350": 0x50200170}
+_SET = const(0x2000)
+_CLR = const(0x3000)
+_EN = const(1)                   # CHx_CTRL EN (bit 0 on both chips)
 # Two DMA channels drain the ring, each chained to the other: each moves _SEGMENT
 # words, then triggers the other, which reloads its own count. They run for
 # ever with no CPU help, on the RP2040 and the RP2350 alike (a single channel's
@@ -40,6 +51,10 @@ _DREQ_PIO0_RX0 = const(4)
 # _SEGMENT is a multiple of the ring, so each channel always starts where the
 # other stopped.
 _SEGMENT = const(1 << 20)        # words: >= 16 s of a pin chattering at every loop
+# Why the sampler's interrupt is enabled only while idle() sleeps: it is raised
+# for every word, up to 62,500 a second for a pin chattering at every loop, and
+# an awake core reads the ring in step() anyway. Off, a chattering pin costs
+# the CPU nothing; the flag it leaves is cleared before the next sleep.
 
 
 class Wake(io.IOBase):
@@ -49,6 +64,7 @@ class Wake(io.IOBase):
 
     def __init__(self):
         self.up = False
+        self.irqs = 0                   # interrupts taken (the load a pin costs)
 
     def ioctl(self, req, arg):
         if req == 3:                    # MP_STREAM_POLL
@@ -67,9 +83,11 @@ class Buttons:
         for g in range(base, base + width):
             machine.Pin(g, machine.Pin.IN, machine.Pin.PULL_UP)
         self.segment = segment
-        self.overruns = 0
-        # a ring aligned to its size, as the DMA ring mode needs
-        self.ring_all = array("I", [0] * (2 * _RING_WORDS))
+        self.overruns = 0               # times the ring lapped the reader
+        self.lost = 0                   # words it overwrote unread
+        # a ring aligned to its size, as the DMA ring mode needs (from raw
+        # zero bytes: no list of 512 ints on the heap at boot)
+        self.ring_all = array("I", bytes(8 * _RING_WORDS))
         addr = uctypes.addressof(self.ring_all)
         self.ring_off = ((-addr) % (_RING_WORDS * 4)) // 4
         self.ring_addr = addr + self.ring_off * 4
@@ -83,42 +101,84 @@ class Buttons:
         self.dma2 = rp2.DMA()
         dreq = _DREQ_PIO0_RX0 + sm_id
         rx = _PIO0_RXF0 + 4 * sm_id
-        for ch, other, trigger in ((self.dma2, self.dma, False), (self.dma, self.dma2, True)):
+        self.ctrl = [0, 0]              # each channel's CTRL (close() clears its EN)
+        for i, ch, other, trigger in ((1, self.dma2, self.dma, False), (0, self.dma, self.dma2, True)):
+            # chain_to, ring_size and ring_sel always explicit: before v1.26 their
+            # defaults were RP2040 bit positions (wrong on the RP2350)
             ctrl = ch.pack_ctrl(size=2, inc_read=False, inc_write=True, ring_size=_RING_BITS,
                                 ring_sel=True, treq_sel=dreq, chain_to=other.channel)  # pyright: ignore[reportAttributeAccessIssue]
+            self.ctrl[i] = ctrl
             ch.config(read=rx, write=self.ring_addr, count=segment, ctrl=ctrl, trigger=trigger)
         self.read_pos = 0               # ring index of the next word to read
         self.seg_ch = 0                 # channel that was busy at the last poll (0: dma)
         self.seg_done = 0               # words of that channel's segment read so far
+        self.now_ch = 0                 # progress(): the channel busy now
+        self.now_done = 0               # and the words of its segment it has moved
         self.wake = Wake()
         wake = self.wake
 
         def raised(sm):                 # hard IRQ: sets a flag, allocates nothing
             wake.up = True
+            wake.irqs += 1
         self.sm.irq(raised, hard=True)
+        inte = _PIO0_INTE[board.mcu]
+        self.inte_set = inte + _SET
+        self.inte_clr = inte + _CLR
+        self.inte_bit = 1 << (8 + sm_id)    # INTE: SMn's flag is bit 8 + n
+        self.irq_flag = 1 << sm_id          # irq(rel(0)) raises flag n on SM n
+        self.irq_off()
         t0 = time.ticks_us()
         self.sm.active(1)
         self.decoder = SampleDecoder(board.input_pins(), base, width, t0)
 
+    def irq_on(self):
+        """The sampler's words wake the core (idle() is about to sleep). A flag
+        raised while awake is cleared first, or it would wake it at once."""
+        machine.mem32[_PIO0_IRQ] = self.irq_flag
+        machine.mem32[self.inte_set] = self.inte_bit
+
+    def irq_off(self):
+        """Awake: no interrupt per word (step() reads the ring anyway)."""
+        machine.mem32[self.inte_clr] = self.inte_bit
+
     def close(self):
         """Stop the state machine and free the DMA channels (a second main()
-        after Ctrl-C builds a new port: the old one must let go of them)."""
+        after Ctrl-C builds a new port: the old one must let go of them).
+        As RP2350-E5 requires (DMA.close() does it only from v1.27): clear EN
+        of both chained channels first, so neither can trigger the other,
+        then abort both, then free them."""
+        self.irq_off()
         self.sm.active(0)
+        self.dma.ctrl = self.ctrl[0] & ~_EN  # pyright: ignore[reportAttributeAccessIssue]
+        self.dma2.ctrl = self.ctrl[1] & ~_EN  # pyright: ignore[reportAttributeAccessIssue]
         for ch in (self.dma, self.dma2):
-            ch.active(0)
+            ch.active(0)                # CHAN_ABORT, waits until it is idle
+        for ch in (self.dma, self.dma2):
             ch.close()
         rp2.PIO(self.sm_id // 4).remove_program(self.sampler)
 
     def progress(self):
-        """(busy channel, words it has moved in its segment): two register reads."""
-        c = self.dma.count  # pyright: ignore[reportAttributeAccessIssue]
+        """Sets now_ch (the busy channel) and now_done (words it has moved in
+        its segment): two register reads, no allocation (no tuple).
+
+        active() first, then the count of the channel it names: were the count
+        read first, dma2 could finish between the reads and restart dma, whose
+        reloaded count would read as a finished segment (64 old words replayed,
+        then every word ignored for a whole segment). In this order a channel
+        that finishes between the reads shows count 0 (its segment complete),
+        which is true: the next poll sees the other channel take over."""
         if self.dma.active():
-            return 0, self.segment - c
-        return 1, self.segment - self.dma2.count  # pyright: ignore[reportAttributeAccessIssue]
+            self.now_ch = 0
+            self.now_done = self.segment - self.dma.count  # pyright: ignore[reportAttributeAccessIssue]
+        else:
+            self.now_ch = 1
+            self.now_done = self.segment - self.dma2.count  # pyright: ignore[reportAttributeAccessIssue]
 
     def poll(self, capture):
         """Feed every ring word since the last poll to the capture."""
-        ch, done = self.progress()
+        self.progress()
+        ch = self.now_ch
+        done = self.now_done
         seg = self.segment
         if ch == self.seg_ch:
             new = done - self.seg_done
@@ -130,6 +190,7 @@ class Buttons:
         self.seg_done = done
         if new > _RING_WORDS:                    # the ring lapped us: keep the newest
             self.overruns += 1
+            self.lost += new - _RING_WORDS
             self.read_pos = (self.read_pos + new - _RING_WORDS) % _RING_WORDS
             new = _RING_WORDS
         dec = self.decoder
@@ -143,8 +204,7 @@ class Buttons:
         self.read_pos = pos
 
     def changed(self):
-        """Words came since the last poll (then the core must not sleep)."""
-        c = self.dma.count  # pyright: ignore[reportAttributeAccessIssue]
-        if self.dma.active():
-            return self.seg_ch != 0 or self.segment - c != self.seg_done
-        return self.seg_ch != 1 or self.segment - self.dma2.count != self.seg_done  # pyright: ignore[reportAttributeAccessIssue]
+        """Words came since the last poll (then the core must not sleep).
+        Reads in progress()'s race-free order."""
+        self.progress()
+        return self.now_ch != self.seg_ch or self.now_done != self.seg_done

@@ -42,7 +42,11 @@ class Leds:
             sm.active(1)
             dma = rp2.DMA()
             dreq = (sm_id // 4) * 8 + sm_id % 4     # DREQ_PIO0_TX0 = 0, DREQ_PIO1_TX0 = 8
-            ctrl = dma.pack_ctrl(size=0, inc_read=True, inc_write=False, treq_sel=dreq)
+            # chain_to (itself: no chain), ring_size, ring_sel explicit: before
+            # MicroPython v1.26 chain_to defaulted to the RP2040 bit position,
+            # which on the RP2350 chains the LED channel to the sampler's
+            ctrl = dma.pack_ctrl(size=0, inc_read=True, inc_write=False, treq_sel=dreq,
+                                 chain_to=dma.channel, ring_size=0, ring_sel=False)  # pyright: ignore[reportAttributeAccessIssue]
             buf = bytearray(c.pixels * 3)
             dma.config(read=buf, write=sm, count=len(buf), ctrl=ctrl, trigger=False)
             self.wire.append(buf)
@@ -138,8 +142,13 @@ class Leds:
         self.writes[ci] += 1
 
     def close(self):
+        """Free the channels as RP2350-E5 requires (DMA.close() does it only
+        from v1.27): EN cleared, then abort, then close."""
         for i in range(len(self.led_sm)):
-            self.led_dma[i].close()
+            dma = self.led_dma[i]
+            dma.ctrl = self.led_ctrl[i] & ~1
+            dma.active(0)
+            dma.close()
             self.led_sm[i].active(0)
         # the programs leave the PIOs' 32-instruction memories too: a new port
         # (main() again after Ctrl-C) loads its own and would find them full

@@ -118,7 +118,8 @@ class Rp2Port:
         end = time.ticks_add(time.ticks_ms(), ms)
         plates = self.plates
         usb = self.usb
-        wake = self.buttons.wake
+        buttons = self.buttons
+        wake = buttons.wake
         while True:
             wait = time.ticks_diff(end, time.ticks_ms())
             if plates is not None:
@@ -133,19 +134,27 @@ class Rp2Port:
                     wait = due
             if wait <= 0:
                 return
-            wake.up = False             # cleared first: a word from now on raises it
-            if self.buttons.changed():
-                return                  # words came since poll(): no sleep
             if usb.out_len:
                 usb.flush_out()         # the log goes out while nothing else happens
             waiting = usb.out_len > 0   # then wake when the host takes more
             if waiting != self.out_waiting:
                 self.out_waiting = waiting
                 self.sleeper.modify(sys.stdout, select.POLLOUT if waiting else 0)
+            # the sampler's interrupt is on only for the sleep (a chattering pin
+            # would raise it for every word): flag cleared, interrupt on, then
+            # the ring checked, so a word from now on wakes the core
+            wake.up = False
+            buttons.irq_on()
+            if buttons.changed():
+                buttons.irq_off()
+                return                  # words came since poll(): no sleep
+            woke = False
             for _ in self.sleeper.ipoll(wait):
-                if not usb.out_len or not self._only_writable():
-                    return
-                break                   # woke for the log only: send, sleep on
+                woke = True
+            buttons.irq_off()
+            if woke and (not usb.out_len or not self._only_writable()):
+                return
+            # timed out, or woke for the log only: send, sleep on
 
     def _only_writable(self):
         """The wake-up was only the USB host taking bytes (no press, no line)."""

@@ -189,3 +189,38 @@ def test_crc32_bitwise_equals_crc32():
     for data in (b"", b"a", b"123456789", S.encode(STATE).encode(), bytes(range(256))):
         assert S.crc32_bitwise(data) == S.crc32(data) & 0xFFFFFFFF, data
     assert S.crc32_bitwise(b"123456789") == 0xCBF43926       # the standard check value
+
+
+def test_the_port_reads_its_buttons_between_the_saves_writes():
+    """Each write may be a flash erase (up to 400 ms with the CPU held): the
+    Store calls `between` before the first and after every write, the close
+    and the rename, so the Pico reads its button ring in those gaps."""
+    fs, st = _store()
+    trace = []
+    real_open = fs.open
+
+    class Tracked:
+        def __init__(self, f):
+            self.f = f
+
+        def write(self, b):
+            trace.append("write")
+            return self.f.write(b)
+
+        def flush(self):
+            self.f.flush()
+
+        def close(self):
+            trace.append("close")
+            self.f.close()
+
+    st.open = lambda name, mode="r": Tracked(real_open(name, mode))
+    st.between = lambda: trace.append("read buttons")
+    st.save(STATE)
+    assert trace[0] == "read buttons" and trace[-1] == "read buttons"
+    writes = [i for i, t in enumerate(trace) if t == "write"]
+    assert len(writes) > 3                      # the state takes several writes
+    for i in writes:                            # none runs straight into the next
+        assert trace[i + 1] == "read buttons"
+    assert trace.count("read buttons") == len(writes) + 3   # + before, after close, after rename
+    assert S.decode(fs.files[S.GAME]) == STATE
