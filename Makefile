@@ -174,6 +174,7 @@ test-emu: $(STAMP) emu-deps emu2350-deps
 MINUTES      ?= 120
 WALL_MINUTES ?= 30
 soak: $(STAMP) emu-deps
+	@mkdir -p build
 	$(PY) -m emu.soak --minutes $(MINUTES) --wall-minutes $(WALL_MINUTES) --json build/soak.json --log build/soak.log
 
 BOARD      ?= pico-4p

@@ -45,6 +45,7 @@ ELSEWHERE = {
     "test-py": ("Makefile", "test-py\n"), "test-emu": ("Makefile", "pytest -q -n 2 tests/emu"),
     "bench": ("tests/test_bench.py", "--smoke"),
     "selftest": ("tests/test_selftest.py", '"selftest"'),
+    "soak": ("tests/emu/test_emu_soak.py", '"soak", "MINUTES=1"'),
     "emu-firmware": ("tests/test_emu_firmware.py", '"emu-firmware"'),
     "uf2": ("tests/emu/test_emu_hostimage.py", '"uf2"'),
 }

@@ -1,13 +1,23 @@
-"""make soak for one emulated minute (make test runs every target): random
-play on pico-8p with bouncing presses, a chattering wire, saves and a 256-word
-DMA segment; no press lost, the watchdog quiet (emu/soak.py)."""
-from emu.soak import soak
+"""make soak for one emulated minute, as a builder types it (make test runs
+every target): random play on pico-8p with bouncing presses, a chattering
+wire, saves and a 256-word DMA segment; no press lost, the watchdog quiet
+(emu/soak.py)."""
+import json
+import os
+import subprocess
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def test_soak_one_emulated_minute(image):
-    fig, ok = soak(minutes=1, seed=3, wall_minutes=20, image=image("pico-8p"))
+def test_make_soak_one_emulated_minute():
+    env = dict((k, v) for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL"))
+    p = subprocess.run(["make", "--no-print-directory", "-o", ".venv/.stamp", "soak", "MINUTES=1",
+                        "WALL_MINUTES=20"], cwd=REPO, env=env, capture_output=True, text=True,
+                       timeout=1500)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    with open(os.path.join(REPO, "build", "soak.json")) as f:
+        fig = json.load(f)
     assert fig["presses_expected"] > 10
     assert fig["presses_lost"] == [] and fig["presses_logged"] == fig["presses_expected"]
     assert fig["watchdog_resets"] == 0 and fig["overruns_without_chatter"] == 0
     assert fig["firmware"] is not None          # the console's state says the version
-    assert ok, fig
