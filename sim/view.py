@@ -115,12 +115,11 @@ def hint(sim):
         g = box.game
         s = g.active()
         if box.dials:
-            how = "%s then a digit (dial), then %d (buzzer)" % (PLATE_KEYS[s], s + 1)
+            how = "%s + a digit (dial), then %d (buzzer)" % (PLATE_KEYS[s], s + 1)
         else:
-            how = "%s then a digit (a key each value), then %d (buzzer) once" % (PLATE_KEYS[s], s + 1)
-        text = ("P%d, %s: %s; space (ROLL): back a step (nothing keyed: deck and money); "
-                "hold space then the last player's buzzer: undo; other buzzers: their money" % (
-                    s + 1, step_legend(g), how))
+            how = "%s + digits (a key a value), then %d (buzzer)" % (PLATE_KEYS[s], s + 1)
+        text = ("P%d, %s: %s; space: back a step (none keyed: deck, money); p + your number: "
+                "undo; other buzzers: their money" % (s + 1, step_legend(g), how))
     elif state == "menu" and _cm_game(box):
         g = box.game
         # the menu opens on the table's last choice (flow.py keeps it): say so
@@ -357,11 +356,11 @@ class Game:
             return False
         if pending == "p":
             if station < 0:
-                self.said = "penalty cancelled"
+                self.said = "gesture cancelled"
             else:
                 self._edges((0, ROLL_BIT, 1), (400000, station, 1), (440000, station, 0),
                             (460000, ROLL_BIT, 0))
-                self.said = "table penalty for P%d" % (station + 1)
+                self.said = "ROLL held, then P%d's buzzer" % (station + 1)
         elif pending is not None:
             if len(k) == 1 and k in "01234567":
                 self.sim.port.place(pending, int(k))
@@ -380,7 +379,7 @@ class Game:
             self.said = "ROLL held 2.2 s"
         elif k == "p":
             self.pending = "p"
-            self.said = "penalty: which station? 1-%d" % n
+            self.said = "ROLL held, then which buzzer? 1-%d" % n
         elif self.sim.board.electronic and k in PLATE_KEYS[:n]:
             self.pending = PLATE_KEYS.index(k)
             self.said = "P%d plate: which? 0-7" % (self.pending + 1)
@@ -396,7 +395,7 @@ class Game:
             t.add_row(str(s + 1), Text("buzzer of P%d" % (s + 1), style=Style(color=Color.from_rgb(*STATION[s]))))
         t.add_row("space", "ROLL")
         t.add_row("L", "ROLL held 2.2 s")
-        t.add_row("p 1-%d" % n, "table penalty (ROLL held + buzzer)")
+        t.add_row("p 1-%d" % n, "ROLL held + buzzer (%s)" % _gesture_meaning(self.sim.box))
         if self.sim.board.electronic:
             t.add_row("%s-%s 0-7" % (PLATE_KEYS[0], PLATE_KEYS[n - 1]), "place station 1-%d's plate" % n)
         t.add_row("Esc", "quit (also Ctrl-C)")
@@ -405,7 +404,7 @@ class Game:
         if why:
             body.append(Text("why: " + why, style="bold red"))
         if self.pending == "p":
-            body.append(Text("penalty: press 1-%d" % n, style="bold yellow"))
+            body.append(Text("ROLL held: press 1-%d" % n, style="bold yellow"))
         elif self.pending is not None:
             body.append(Text("plate of P%d selected: press 0-7" % (self.pending + 1), style="bold yellow"))
         tune = self.sim.box.tunes.tune
@@ -591,3 +590,13 @@ def timing_line(sim, virtual_s, wall_s, frames=None):
     if frames:
         text += ", %d frames drawn (%.1f ms each)" % (frames[0], frames[1] * 1000.0 / max(1, frames[0]))
     return text
+
+
+def _gesture_meaning(box):
+    """What ROLL held + a buzzer does on this screen (the README's gesture table)."""
+    if box.state_name() == "join":
+        return "1 brightness, 2 volume"
+    if box.module.NAME == "cheesonomics":
+        return "your own: undo"
+    return "table penalty"
+

@@ -324,7 +324,7 @@ def test_cheesonomics_on_the_box_in_the_terminal():
     assert "turn P3" in text and "deck 42" in text and "P1 0 · P2 0 · P3 0" in text
     h = hint(sim)
     assert h.startswith("P3, action: 0 pass, 1 collect animal, 2 collect place, 3 produce, 4 sell: "
-                        "e then a digit")
+                        "e + digits (a key a value)")
     run_script(sim, "produce P3 2\nproduce P1 1\nanswer P2 4\nanswer P2 1\n")
     assert hint(sim).startswith("P2, country: 1 France, 2 Italy")
     game = Game(sim)
@@ -383,7 +383,9 @@ def test_the_view_says_why_for_a_tie_replay_and_a_locked_type():
     assert game.sim.result()["replays"] == 1
     assert "why: tie replay" in _shown(game)
     game = Game(Sim(board("pico-8p")))
-    run_script(game.sim, "game cheesonomics\nplayers 3\nvariant basic\ncollect P2 goat\ncollect P3 goat\n")
+    # P3 keys 1 (collect by animal), then 2, the goat P2's knife locks: refused at that key
+    run_script(game.sim, "game cheesonomics\nplayers 3\nvariant basic\ncollect P2 goat\n"
+               "answer P3 1\nwait 100\nanswer P3 2\nwait 100\n")
     assert "why: P3: not allowed: goat is locked by P2's knife" in _shown(game)
 
 
