@@ -184,8 +184,9 @@ class Box:
     def show_tracks(self):
         """Draw the tracks and put every changed LED on the wires now, tracks
         first: a press's own LED goes out before the dice are drawn or the flash
-        written (a die drawn in Python took ~8 ms on a Pico, a save ~70 ms)."""
-        if self._animate:
+        written (a die drawn in Python took ~8 ms on a Pico, a save ~70 ms).
+        Not while a game is being set up or resumed: step() draws it then."""
+        if self._animate and self.mode != _RESUME and (self.mode == _PLAY) == (self.game is not None):
             self._render(self.now)
             self.display.flush(self.port)
 
