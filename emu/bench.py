@@ -5,6 +5,7 @@ a real chip differs). Everything is read through pins and the serial port,
 except the main-loop cost, timed by the firmware itself in the REPL after
 Ctrl-C.
 """
+import os
 import re
 import statistics
 import time
@@ -204,6 +205,37 @@ def _idle_speed():
         return 20.0 / (time.monotonic() - w)
 
 
+def _speed_per_state():
+    """Emulated s per wall s in each state of a Cheese Master round on
+    pico-4p (3 players): joining, the tumble, the grabs waited for, the
+    check (the count alternating with the faces). Wall time: it depends on
+    this machine and its load (the bench prints the load average beside it)."""
+    img = deploy.image("pico-4p")
+    out = {}
+    with EmuTable("pico-4p", flash=img) as t:
+        t.boot()
+
+        def timed(name, ms):
+            w = time.monotonic()
+            t.run(ms)
+            out[name] = round(ms / 1000.0 / (time.monotonic() - w), 2)
+        for s in range(3):
+            t.press(s)
+        timed("joining (3 joined)", 3000)
+        t.press("roll")
+        t.press("roll")
+        t.wait_event("game", 2000)
+        n = len(t.events)
+        t.press("roll")
+        timed("rolling (the tumble)", 1300)
+        t.wait_event("faces", 2000, since=n)
+        timed("grab (faces up, nobody pressing)", 2000)
+        t.press(0)
+        t.press(1)                      # the 2nd wheel: the check
+        timed("check (count and faces alternating)", 3000)
+    return out
+
+
 def figures(log=print):
     R = {}
     log("  boot to the joining screen (.mpy, .py)")
@@ -217,6 +249,9 @@ def figures(log=print):
     R["idle_speed_x"] = round(_idle_speed(), 1)
     log("  every press kind, pin edge to its LED on the wire (pico-4p, pico-8p)")
     R["press_ms"] = latency.measure()
+    log("  the emulator's speed per state (pico-4p)")
+    R["speed_per_state"] = _speed_per_state()
+    R["load_avg"] = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     log("  where the boot goes (pico-4p, .mpy)")
     R["boot_parts_us"] = _boot_parts("pico-4p")
     return R
@@ -266,6 +301,10 @@ def rows(R):
     out.append(("make flash to the emulated Pico (wall)", ", ".join("%s %.0f s" % (k, v) for k, v in
                                                                   R["flash_wall_s"].items() if v)))
     out.append(("emulator speed, idle box", "%sx real time" % R["idle_speed_x"]))
+    if "speed_per_state" in R:
+        out.append(("emulator speed per state (pico-4p, 3 players)",
+                    "emulated s / wall s, load average %s" % R.get("load_avg")))
+        out += [("  " + k, "%sx" % v) for k, v in R["speed_per_state"].items()]
     return out
 
 
