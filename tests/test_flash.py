@@ -277,3 +277,14 @@ def test_which_files_of_firmware_are_deployed(tmp_path, monkeypatch):
     (fw / "manifest.py").write_text('package("c")\n')
     with pytest.raises(fl.FlashError, match=r"package\('c'\): no firmware/c/__init__\.py"):
         fl.firmware_files()
+
+
+@pytest.mark.parametrize("board, arch", [("pico-4p", 4), ("pico2-8p", 7)])   # armv6m, armv7emsp
+def test_the_native_encoder_is_compiled_for_the_boards_chip(tmp_path, board, arch):
+    """rp2port/wire.py (viper) as native code for the chip the board file
+    names: mpy 6.3 with the arch in the header; the other modules bytecode."""
+    r = flash(board, "--dry-run", build=tmp_path / "build")
+    assert r.returncode == 0, r.stdout + r.stderr
+    head = (tmp_path / "build" / "rp2port" / "wire.mpy").read_bytes()[:3]
+    assert head[0] == ord("M") and head[1] == 6 and head[2] == (arch << 2) | 3
+    assert (tmp_path / "build" / "rp2port" / "leds.mpy").read_bytes()[2] >> 2 == 0
