@@ -5,11 +5,13 @@ a real chip differs). Everything is read through pins and the serial port,
 except the main-loop cost, timed by the firmware itself in the REPL after
 Ctrl-C.
 """
+import os
 import re
 import statistics
 import time
 
 from emu import deploy
+from emu import latency
 from emu.latency import wheel_latency_ns
 from emu.table import MS, EmuTable
 
@@ -33,6 +35,59 @@ t1 = time.ticks_us()
 print("LOOP_US", time.ticks_diff(t1, t0) / N)
 port.close()
 """
+
+
+# Where the boot goes, timed by the firmware after a soft reset (a fresh heap,
+# nothing imported: main.py is not run from the raw REPL), step by step as
+# rp2port/app.py main() takes them; the roll_held check's 20 ms sleep included.
+BOOT_PARTS_CODE = """
+import time
+T = [time.ticks_us()]
+import json, sys, machine, micropython
+from cheesebox.board import BoardError, load_board
+import rp2port.app as app
+T.append(time.ticks_us())
+held = app._safe_boot()
+T.append(time.ticks_us())
+board = app.load()
+T.append(time.ticks_us())
+import os, random
+from cheesebox.box import Box
+from cheesebox.events import EventLog
+from cheesebox.save import Store
+from rp2port.port import Rp2Port
+T.append(time.ticks_us())
+port = Rp2Port(board)
+T.append(time.ticks_us())
+box = Box(board, port, random, store=Store(os), log=EventLog(port.write_line))
+T.append(time.ticks_us())
+box.step()
+T.append(time.ticks_us())
+print("BOOT_US", " ".join(str(time.ticks_diff(T[i + 1], T[i])) for i in range(len(T) - 1)))
+port.close()
+"""
+BOOT_PARTS = ("import rp2port.app (json, machine, board.py)", "safe-boot check (ROLL pin, 20 ms sleep)",
+              "board file read and checked", "import box, events, save, port (and what they import)",
+              "Rp2Port(board): PIO, DMA, LEDs", "Box(...): the shell, Cheese Master, the first frame",
+              "first step()")
+
+
+def _boot_parts(board):
+    """Microseconds of each boot step (BOOT_PARTS), on the emulated chip."""
+    img = deploy.image(board)
+    with EmuTable(board, flash=img) as t:
+        t.boot(5000)
+        t.run(200)
+        t.pico.send("\r\x03\x03\x01")
+        t.pico.wait_for("raw REPL; CTRL-B to exit\r\n>", 5000)
+        t.pico.send("\x04")                      # soft reset: a fresh heap
+        t.pico.wait_for("soft reboot", 5000)
+        t.pico.wait_for(">", 5000)
+        out, err = t.exec_raw(BOOT_PARTS_CODE, ms=20000)
+    m = re.search(r"BOOT_US ([0-9 ]+)", out)
+    if not m:
+        raise RuntimeError("boot parts not timed: %s" % ((err.strip().splitlines() or ["?"])[-1],))
+    return dict(zip(BOOT_PARTS, [int(x) for x in m.group(1).split()]))
 
 
 def _boot(board, keep_py):
@@ -150,6 +205,37 @@ def _idle_speed():
         return 20.0 / (time.monotonic() - w)
 
 
+def _speed_per_state():
+    """Emulated s per wall s in each state of a Cheese Master round on
+    pico-4p (3 players): joining, the tumble, the grabs waited for, the
+    check (the count alternating with the faces). Wall time: it depends on
+    this machine and its load (the bench prints the load average beside it)."""
+    img = deploy.image("pico-4p")
+    out = {}
+    with EmuTable("pico-4p", flash=img) as t:
+        t.boot()
+
+        def timed(name, ms):
+            w = time.monotonic()
+            t.run(ms)
+            out[name] = round(ms / 1000.0 / (time.monotonic() - w), 2)
+        for s in range(3):
+            t.press(s)
+        timed("joining (3 joined)", 3000)
+        t.press("roll")
+        t.press("roll")
+        t.wait_event("game", 2000)
+        n = len(t.events)
+        t.press("roll")
+        timed("rolling (the tumble)", 1300)
+        t.wait_event("faces", 2000, since=n)
+        timed("grab (faces up, nobody pressing)", 2000)
+        t.press(0)
+        t.press(1)                      # the 2nd wheel: the check
+        timed("check (count and faces alternating)", 3000)
+    return out
+
+
 def figures(log=print):
     R = {}
     log("  boot to the joining screen (.mpy, .py)")
@@ -161,7 +247,31 @@ def figures(log=print):
     log("  Cheesonomics on pico-8p: heap beside the market and bank")
     R["cheesonomics_free"] = _cheesonomics()
     R["idle_speed_x"] = round(_idle_speed(), 1)
+    log("  every press kind, pin edge to its LED on the wire (pico-4p, pico-8p)")
+    R["press_ms"] = latency.measure()
+    log("  the emulator's speed per state (pico-4p)")
+    R["speed_per_state"] = _speed_per_state()
+    R["load_avg"] = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    log("  where the boot goes (pico-4p, .mpy)")
+    R["boot_parts_us"] = _boot_parts("pico-4p")
     return R
+
+
+def press_rows(press_ms):
+    """One row per board and press kind: max and median, against the bound."""
+    out = []
+    for board, kinds in press_ms.items():
+        for kind, ms in latency.kinds_of(kinds).items():
+            s = latency.summary(ms)
+            out.append(("  %s %s" % (board, kind), "max %s ms, median %s ms, n=%d%s%s"
+                        % (s["max_ms"], s["median_ms"], s["n"],
+                           ", %d lit nothing" % s["unlit"] if s["unlit"] else "",
+                           "" if s["max_ms"] is not None and s["max_ms"] <= latency.BOUND_MS
+                           else "  OVER %g ms" % latency.BOUND_MS)))
+        if "_switch_ms" in kinds:
+            out.append(("  %s game switch (long ROLL fires -> pick event)" % board,
+                        "%.0f ms (a press meanwhile waits for it)" % kinds["_switch_ms"][0]))
+    return out
 
 
 def rows(R):
@@ -175,6 +285,14 @@ def rows(R):
     if lat:
         out.append(("buzz pin edge to wheel LED on the wire", "max %.0f us, median %.0f us, n=%d (pico-8p, 8 players)"
                     % (max(lat), statistics.median(lat), len(lat))))
+    if "press_ms" in R:
+        out.append(("press pin edge to its LED on the wire (bound %g ms)" % latency.BOUND_MS, ""))
+        out += press_rows(R["press_ms"])
+    if "boot_parts_us" in R:
+        parts = R["boot_parts_us"]
+        out.append(("where the boot goes (pico-4p .mpy, after a soft reset)",
+                    "%.0f ms in all" % (sum(parts.values()) / 1000)))
+        out += [("  " + k, "%.1f ms" % (v / 1000)) for k, v in parts.items()]
     out.append(("main loop: step + read_line + next_wake, idle", "%s us" % g["loop_us"]))
     out.append(("LED frame on the wire, per chain", ", ".join("%s %s us" % kv for kv in g["frame_us"].items())))
     out.append(("heap free after boot (gc.collect, gc.mem_free)", "%s B" % g["heap_free_after_boot"]))
@@ -183,6 +301,10 @@ def rows(R):
     out.append(("make flash to the emulated Pico (wall)", ", ".join("%s %.0f s" % (k, v) for k, v in
                                                                   R["flash_wall_s"].items() if v)))
     out.append(("emulator speed, idle box", "%sx real time" % R["idle_speed_x"]))
+    if "speed_per_state" in R:
+        out.append(("emulator speed per state (pico-4p, 3 players)",
+                    "emulated s / wall s, load average %s" % R.get("load_avg")))
+        out += [("  " + k, "%sx" % v) for k, v in R["speed_per_state"].items()]
     return out
 
 
@@ -214,12 +336,17 @@ def smoke(log=print):
         since = len(t.events)
         t.pico.send("state\r\n")
         ev = t.wait_event("state", 1000, since=since)
-    return {"smoke": "boot", "boot_event_ms": boot["t"], "heap_free_after_boot": ev.get("free")}
+        r = latency.Recorder(t)
+        r.press("join", 0)              # one press kind of the full run
+    return {"smoke": "boot", "boot_event_ms": boot["t"], "heap_free_after_boot": ev.get("free"),
+            "join_ms": r.ms["join"][0]}
 
 
 def smoke_figure(R):
     """The one figure the smoke checks (positive)."""
-    return R.get("heap_free_after_boot") if R["smoke"] == "boot" else R.get("heap_free_bare")
+    if R["smoke"] == "boot":
+        return R.get("heap_free_after_boot") if R.get("join_ms") else None
+    return R.get("heap_free_bare")
 
 
 def smoke_rows(R):
@@ -230,4 +357,5 @@ def smoke_rows(R):
     return [("6 EMULATED PICO (smoke: boot from the cached flash image + one heap reading)",
              "official MicroPython 1.28 rp2 firmware on rp2040js, 125 MHz, emulated time"),
             ("boot event (pico-8p, .mpy)", "%s ms" % R["boot_event_ms"]),
-            ("heap free after boot (gc.collect, gc.mem_free)", "%s B" % R["heap_free_after_boot"])]
+            ("heap free after boot (gc.collect, gc.mem_free)", "%s B" % R["heap_free_after_boot"]),
+            ("a join: pin edge to its track on the wire", "%s ms" % R["join_ms"])]

@@ -522,6 +522,14 @@ def sane_emu(E):
     need("emulated Pico heap", g["heap_free_after_boot"], g["heap_free_min"], E["cheesonomics_free"])
     need("emulated Pico timings", g["loop_us"], len(g["latency_us"]),
          E["boot_mpy"]["joining_shown_ms"], E["boot_py"]["joining_shown_ms"])
+    from emu import latency
+    for board, kinds in E["press_ms"].items():
+        for kind, ms in latency.kinds_of(kinds).items():
+            s = latency.summary(ms)
+            if s["unlit"] or s["max_ms"] is None:
+                raise BenchError("emulated Pico %s %s: %d of %d presses lit nothing"
+                                 % (board, kind, s["unlit"], s["n"]))
+    need("boot parts", *E["boot_parts_us"].values())
 
 SECTIONS = (("1", "1 GAME"), ("2", "2 STEADY STATE"), ("3", "3 COST"), ("4", "4 IMPORT"),
             ("5", "5 SIMULATOR"), ("6", "6 EMULATED PICO"))

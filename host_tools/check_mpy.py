@@ -60,8 +60,10 @@ def main(argv: list[str]) -> int:
             except ValueError:
                 rel = src
             # pass the repo-relative path so messages name the file clearly
+            # viper modules compile only for a chip (flash.py picks the board's)
+            arch = ["-march=armv6m"] if str(rel).replace(os.sep, "/").endswith("rp2port/wire.py") else []
             res = subprocess.run(
-                cmd + ["-o", str(out), str(rel)],
+                cmd + arch + ["-o", str(out), str(rel)],
                 cwd=REPO, capture_output=True, text=True,
             )
             if res.returncode != 0 or not out.exists():

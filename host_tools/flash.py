@@ -144,6 +144,16 @@ def firmware_files() -> list[str]:
     return sorted(sources + man.data) + list(man.modules)
 
 
+# modules of @micropython.viper code: compiled for the board's chip
+NATIVE = ("rp2port/wire.py",)
+MARCH = {"rp2040": "armv6m", "rp2350": "armv7emsp"}
+
+
+def board_mcu(board: Path) -> str:
+    """The board file's chip (checked by check_files before)."""
+    return json.loads(board.read_text()).get("mcu", "rp2040")
+
+
 def build(board: Path, dice: Path | None, keep_py: bool) -> list[str]:
     """Fill build/flash/ like the board's flash; returns the remote paths."""
     sources = firmware_files()
@@ -162,11 +172,9 @@ def build(board: Path, dice: Path | None, keep_py: bool) -> list[str]:
         shutil.copyfile(FIRMWARE / rel, BUILD / rel)
         remote.append(rel)
     # Plain bytecode .mpy, no -march: bytecode runs on any MicroPython 1.19+
-    # whatever the CPU, so the same files serve the Pico (RP2040, Cortex-M0+)
-    # and the Pico 2 (RP2350, Cortex-M33 or RISC-V), and load on the unix
-    # MicroPython in the tests. -march would only matter for
-    # @micropython.native/viper code, which the firmware does not use, and
-    # would tie the files to one CPU.
+    # whatever the CPU, and loads on the unix MicroPython in the tests. Only
+    # the viper modules (NATIVE) are compiled for the board's chip (its mcu):
+    # a native .mpy of mpy 6.3, which needs MicroPython 1.23+.
     # Compile from firmware/ with a relative path so tracebacks on the board
     # name "cheesebox/box.py" as they do when running the sources.
     cmd = mpy_cross_cmd()
@@ -174,8 +182,9 @@ def build(board: Path, dice: Path | None, keep_py: bool) -> list[str]:
     for rel in compile_:
         out = BUILD / (rel[:-3] + ".mpy")
         out.parent.mkdir(parents=True, exist_ok=True)
+        arch = ["-march=" + MARCH[board_mcu(board)]] if rel in NATIVE else []
         jobs.append((rel, out, subprocess.Popen(
-            cmd + ["-o", str(out), rel], cwd=FIRMWARE,
+            cmd + arch + ["-o", str(out), rel], cwd=FIRMWARE,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)))
     failed = []
     for rel, out, p in jobs:

@@ -299,3 +299,14 @@ def test_flash_says_the_versions_it_replaces():
         "firmware version: 0.14.0 -> 0.14.0 (the same version)"]
     old = say("board firmware: 0.14.0 micropython: 1.24.1\n", "0.14.0")
     assert "MicroPython 1.24.1, older than 1.28.0" in old[1] and "error code 4" in old[1]
+
+
+@pytest.mark.parametrize("board, arch", [("pico-4p", 4), ("pico2-8p", 7)])   # armv6m, armv7emsp
+def test_the_native_encoder_is_compiled_for_the_boards_chip(tmp_path, board, arch):
+    """rp2port/wire.py (viper) as native code for the chip the board file
+    names: mpy 6.3 with the arch in the header; the other modules bytecode."""
+    r = flash(board, "--dry-run", build=tmp_path / "build")
+    assert r.returncode == 0, r.stdout + r.stderr
+    head = (tmp_path / "build" / "rp2port" / "wire.mpy").read_bytes()[:3]
+    assert head[0] == ord("M") and head[1] == 6 and head[2] == (arch << 2) | 3
+    assert (tmp_path / "build" / "rp2port" / "leds.mpy").read_bytes()[2] >> 2 == 0

@@ -202,6 +202,15 @@ class Box:
         go out before the tune and the log: the grabs are timed from them)."""
         self.display.flush(self.port)
 
+    def show_tracks(self):
+        """Draw the tracks and put every changed LED on the wires now, tracks
+        first: a press's own LED goes out before the dice are drawn or the flash
+        written (a die drawn in Python took ~8 ms on a Pico, a save ~70 ms).
+        Not while a game is being set up or resumed: step() draws it then."""
+        if self._animate and self.mode != _RESUME and (self.mode == _PLAY) == (self.game is not None):
+            self._render(self.now)
+            self.display.flush(self.port)
+
     def ticks_us(self):
         """The port's microsecond clock (compare with ticks.diff only)."""
         return self.port.ticks_us()
@@ -383,6 +392,8 @@ class Box:
         self.tunes.play(sound.JOIN if self.joined[s] else sound.LEAVE, self.now)
         self.log("join" if self.joined[s] else "leave", {"p": name(s)})
         if self._animate:
+            self.redraw = True
+            self.show_tracks()
             self._render_dice()         # the picture for this many players
 
     def players(self):
@@ -522,6 +533,7 @@ class Box:
         the game saves again or the table goes back to joining."""
         if self.store is None:
             return
+        self.show_tracks()                # the flash write holds the CPU
         try:
             if state is None:
                 self.store.clear()

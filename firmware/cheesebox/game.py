@@ -13,6 +13,7 @@ flow and its drawing, and reaches the box only through the members in BOX
     animate                -- False only in a speed benchmark: draw nothing
     redraw                 -- set True: the tracks need drawing
     show_now()             -- put the LED buffers on the wires now, mid-step
+    show_tracks()          -- draw the tracks and put them out now (before slow drawing)
     board, n, dials        -- the board (board.py), its stations, dial plates?
     rng                    -- the random source (rand.py draws from it)
     joined, players()      -- who joined (bytearray of 8), their stations
@@ -61,8 +62,8 @@ The game object
     draw_tracks(now, look), render_dice()
 """
 
-BOX = ("display", "tunes", "log", "now", "ticks_us", "animate", "redraw", "show_now", "board", "n",
-       "dials", "rng", "joined", "players", "games", "keep", "options", "plate_at",
+BOX = ("display", "tunes", "log", "now", "ticks_us", "animate", "redraw", "show_now", "show_tracks",
+       "board", "n", "dials", "rng", "joined", "players", "games", "keep", "options", "plate_at",
        "plates_from", "read_file", "save", "back_to_join", "problem")
 MODULE = ("NAME", "MIN_PLAYERS", "MAX_PLAYERS", "picked", "fits", "draw_join", "unpack", "render_saved",
           "resume", "new")

@@ -317,6 +317,8 @@ class CheeseMaster:
     def _after_grab(self):
         m = self.match
         if self.state == GRAB and m.phase == M.CHECKING:
+            self.box.redraw = True
+            self.box.show_tracks()      # the last wheel lit before the round is scored
             if self.box.board.electronic:
                 self._score()
             else:
@@ -492,6 +494,7 @@ class CheeseMaster:
         self.state = st
         self.state_at = box.now
         if box.animate:
+            box.show_tracks()           # a press's own LEDs before the dice
             self.render_dice()
 
     # -- timers -----------------------------------------------------------

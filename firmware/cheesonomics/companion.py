@@ -478,6 +478,7 @@ class Companion:
         """The entry or the state changed: tracks and dice drawn again."""
         self.box.redraw = True
         if self.box.animate:
+            self.box.show_tracks()          # the press's LEDs before the dice
             self.render_dice()
 
     # -- timers -----------------------------------------------------------

@@ -16,6 +16,7 @@ from micropython import const
 
 from rp2port import pixels
 from cheesebox import run_once
+from rp2port.wire import encode as wire_encode   # native: compiled for this chip
 
 _LATCH_US = const(300)           # low this long latches a WS2812B frame (newer parts)
 _US_PER_BYTE = const(10)         # 8 bits at 800 kHz
@@ -53,7 +54,7 @@ class Leds:
             self.led_sm.append(sm)
             self.led_dma.append(dma)
             self.led_ctrl.append(ctrl)
-        self.orders = [c.order for c in board.chains]
+        self.orders = [pixels.ORDERS[c.order] for c in board.chains]
         self.frames = [bytearray(c.pixels * 3) for c in board.chains]   # the display's, once shown
         self.permille = int(board.brightness * 1000)
         self.limit = pixels.PowerLimit([c.pixels for c in board.chains], board.max_ma,
@@ -132,7 +133,10 @@ class Leds:
             # ticks_us stamp compared after 9 minutes would read as future.)
             while dma.active() or time.ticks_diff(self.led_free[ci], time.ticks_us()) > 0:
                 pass
-        pixels.encode(self.frames[ci], buf, self.orders[ci], self.table, lo, hi)
+        ri, gi, bi = self.orders[ci]
+        if hi < 0:
+            hi = len(buf)
+        wire_encode(self.frames[ci], buf, ri, gi, bi, self.table, lo - lo % 3, hi)  # pyright: ignore[reportCallIssue]
         dma.read = buf
         dma.count = len(buf)  # pyright: ignore[reportAttributeAccessIssue]
         dma.ctrl = self.led_ctrl[ci]
