@@ -432,14 +432,14 @@ class Game:
         keys.append("L", "bold cyan")
         keys.append(" long ROLL  ")
         keys.append("p 1-%d" % n, "bold cyan")
-        keys.append(" penalty  ")
+        keys.append(" %s  " % _gesture_short(self.sim.box))
         if self.sim.board.electronic:
             keys.append("%s-%s 0-7" % (PLATE_KEYS[0], PLATE_KEYS[n - 1]), "bold cyan")
             keys.append(" dial  " if self.sim.box.dials else " plate key  ")
         keys.append("Esc", "bold cyan")
         keys.append(" quit")
         if self.pending == "p":
-            said = Text("penalty: press 1-%d" % n, style="bold yellow")
+            said = Text("ROLL held: press 1-%d" % n, style="bold yellow")
         elif self.pending is not None:
             said = Text("plate of P%d selected: press 0-7" % (self.pending + 1), style="bold yellow")
         elif self.why.now():
@@ -590,6 +590,15 @@ def timing_line(sim, virtual_s, wall_s, frames=None):
     if frames:
         text += ", %d frames drawn (%.1f ms each)" % (frames[0], frames[1] * 1000.0 / max(1, frames[0]))
     return text
+
+
+def _gesture_short(box):
+    """The same, in a word, for the one-line legend."""
+    if box.state_name() == "join":
+        return "light/sound"
+    if box.module.NAME == "cheesonomics":
+        return "undo"
+    return "penalty"
 
 
 def _gesture_meaning(box):

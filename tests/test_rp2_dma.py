@@ -129,13 +129,19 @@ def pico(monkeypatch):
     monkeypatch.setitem(sys.modules, "machine", machine)
     monkeypatch.setitem(sys.modules, "rp2", rp2)
     monkeypatch.setitem(sys.modules, "uctypes", uctypes)
+    # the native (viper) wire encoder runs on the Pico only: the pure one stands in
+    from rp2port import pixels
+    wire = types.SimpleNamespace(encode=lambda rgb, out, ri, gi, bi, table, lo, hi: None,
+                                 pure=pixels.encode)
+    monkeypatch.setitem(sys.modules, "rp2port.wire", wire)
     for m in ("rp2port.buttons", "rp2port.leds", "rp2port.pio_sampler", "rp2port.pio_ws2812"):
         monkeypatch.delitem(sys.modules, m, raising=False)
     buttons = importlib.import_module("rp2port.buttons")
     leds = importlib.import_module("rp2port.leds")
     clock = types.SimpleNamespace(ticks_us=lambda: 0, ticks_ms=lambda: 0)
     monkeypatch.setattr(buttons, "time", clock)
-    monkeypatch.setattr(buttons, "sampler_program", lambda w, k: "sampler")
+    # the PIO programs (assembled on the Pico by modules loaded for it and dropped)
+    monkeypatch.setattr(buttons, "run_once", lambda mod, fn, *a: "sampler")
     monkeypatch.setattr(buttons, "SampleDecoder", lambda *a: None)
 
     def mp_array(typecode, raw):        # MicroPython's array(typecode, bytes): raw bytes
@@ -144,7 +150,7 @@ def pico(monkeypatch):
         a.frombytes(raw)
         return a
     monkeypatch.setattr(buttons, "array", mp_array)
-    monkeypatch.setattr(leds, "ws2812_program", lambda: "ws2812")
+    monkeypatch.setattr(leds, "run_once", lambda mod, fn, *a: ("ws2812", 8000000))
     yield types.SimpleNamespace(chip=chip, buttons=buttons, leds=leds)
     for m in ("rp2port.buttons", "rp2port.leds", "rp2port.pio_sampler", "rp2port.pio_ws2812"):
         sys.modules.pop(m, None)
