@@ -1,4 +1,4 @@
-"""pico2-8p's dials (rp2port/plates.py Dials) read through a fake ADC.
+"""pico2-8p's dials (rp2port/dials.py) read through a fake ADC.
 
 A dial bridging two contacts can pull other stations' readings one position
 off for a moment (defect 5): such a change, seen at two or more stations in
@@ -48,8 +48,8 @@ def dials(monkeypatch):
                     ("ticks_diff", lambda a, b: a - b), ("ticks_add", lambda a, b: a + b),
                     ("sleep_us", lambda us: None)):
         monkeypatch.setattr(time, name, f, raising=False)
-    monkeypatch.delitem(sys.modules, "rp2port.plates", raising=False)
-    from rp2port import plates
+    monkeypatch.delitem(sys.modules, "rp2port.dials", raising=False)
+    from rp2port import dials as plates
     sel = [FakePin() for _ in range(3)]
     adc = FakeAdc(sel)
     d = plates.Dials(read_board("boards/pico2-8p.json"), adc=adc, sel=sel)
@@ -58,7 +58,7 @@ def dials(monkeypatch):
     d.read()                        # every dial at 0, reported at start-up
     d.read()
     yield d, adc
-    sys.modules.pop("rp2port.plates", None)
+    sys.modules.pop("rp2port.dials", None)
 
 
 def reported(d):

@@ -27,7 +27,7 @@ def consts(rel):
 
 
 PORT = {}
-for _m in ("buttons", "plates", "usb", "leds", "port"):
+for _m in ("buttons", "plates", "keys", "dials", "usb", "leds", "port"):
     PORT.update(consts("firmware/rp2port/%s.py" % _m))
 APP = consts("firmware/rp2port/app.py")
 

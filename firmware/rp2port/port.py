@@ -30,10 +30,10 @@ class Rp2Port:
         self.board = board
         self.plates = None              # plate cards: nothing to read
         if board.plates == "keys":
-            from rp2port.plates import Keys
+            from rp2port.keys import Keys
             self.plates = Keys(board)
         elif board.plates == "dial":
-            from rp2port.plates import Dials
+            from rp2port.dials import Dials
             self.plates = Dials(board)
         if self.plates is not None:
             p = self.plates

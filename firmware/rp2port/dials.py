@@ -1,0 +1,72 @@
+"""Dials: one 8-position dial a station, through a 4051 into the ADC."""
+from array import array
+
+import machine
+import time
+from micropython import const
+
+from rp2port.plates import Placements
+
+_DIALS_POLL_MS = const(4)        # dials read at most 5 ms apart
+_DIAL_READS = const(2)           # repeats after the first read: 3 reads alike
+_DIAL_SETTLE_US = const(60)      # after switching the 4051: 1 nF on COM, tau ~4 us
+_CROSS_READS = const(3)          # a change at 2+ stations at once: still there 3 scans later
+
+
+class Dials(Placements):
+    """A dial a station (8 positions) through a 4051 into the ADC.
+
+    A dial bridging two contacts can pull other dials' readings off by one
+    (a shared ladder, a supply dip): a change that shows at two or more
+    stations in the same scan counts only if it still holds 3 scans later
+    (12 ms, not 8). It is only delayed, never dropped: players turn dials together."""
+
+    def __init__(self, board, adc=None, sel=None):
+        super().__init__(_DIALS_POLL_MS)
+        a = board.answers
+        self.stations = board.stations
+        self.adc = adc if adc is not None else machine.ADC(machine.Pin(a["adc"]))
+        self.sel = sel if sel is not None else [machine.Pin(a[k], machine.Pin.OUT)
+                                                for k in ("s0", "s1", "s2")]
+        self.pos = bytearray(b"\xff" * 8)
+        self.seen = bytearray(b"\xff" * 8)  # no reading yet: the first is a change
+        self.same = bytearray(8)
+        self.need = bytearray(8)        # reads alike that a new position needs
+        self.raw = bytearray(8)         # this scan's readings
+        self.raw_us = array("i", [0] * 8)   # and when each was read
+        self.at = array("i", [0] * 8)
+
+    def read(self):
+        """After switching the 4051 the COM node needs time to reach the new
+        dial's voltage (1 nF on COM: tau ~4 us with the ladder): wait, then
+        read. Then judge the whole scan (scan())."""
+        for s in range(self.stations):
+            for b in range(3):
+                self.sel[b].value((s >> b) & 1)
+            time.sleep_us(_DIAL_SETTLE_US)
+            self.adc.read_u16()                 # the ADC's own sample cap settles too
+            self.raw[s] = self.adc.read_u16() >> 13
+            self.raw_us[s] = time.ticks_us()
+        self.scan()
+
+    def scan(self):
+        """A new position counts once 3 reads agree (a switch between
+        contacts can read anything), stamped with the first of them; a
+        change seen at 2+ stations in this scan must hold _CROSS_READS scans."""
+        raw = self.raw
+        changed = 0
+        for s in range(self.stations):
+            if raw[s] != self.seen[s]:
+                changed += 1
+        for s in range(self.stations):
+            pos = raw[s]
+            if pos != self.seen[s]:
+                self.seen[s] = pos
+                self.same[s] = 0
+                self.need[s] = _CROSS_READS if changed >= 2 else _DIAL_READS
+                self.at[s] = self.raw_us[s]
+            elif self.same[s] < self.need[s]:
+                self.same[s] += 1
+                if self.same[s] == self.need[s] and pos != self.pos[s]:
+                    self.pos[s] = pos
+                    self.placed(s, pos, self.at[s])
