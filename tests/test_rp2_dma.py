@@ -151,7 +151,7 @@ def pico(monkeypatch):
         return a
     monkeypatch.setattr(buttons, "array", mp_array)
     monkeypatch.setattr(leds, "run_once", lambda mod, fn, *a: ("ws2812", 8000000))
-    yield types.SimpleNamespace(chip=chip, buttons=buttons, leds=leds)
+    yield types.SimpleNamespace(chip=chip, buttons=buttons, leds=leds, monkeypatch=monkeypatch)
     for m in ("rp2port.buttons", "rp2port.leds", "rp2port.pio_sampler", "rp2port.pio_ws2812"):
         sys.modules.pop(m, None)
 
@@ -229,7 +229,7 @@ def test_every_pack_ctrl_names_chain_to_and_the_ring(pico):
     brd = types.SimpleNamespace(chains=[types.SimpleNamespace(pin=16, pixels=7, order="GRB"),
                                         types.SimpleNamespace(pin=17, pixels=384, order="GRB")],
                                 brightness=0.1, max_ma=1500)
-    pico.leds.pixels.PowerLimit = lambda *a: None
+    pico.monkeypatch.setattr(pico.leds.pixels, "PowerLimit", lambda *a: None)
     pico.leds.Leds(brd)
     calls = [t for t in pico.chip.trace if t[0] == "pack_ctrl"]
     assert len(calls) == 4              # the sampler's two channels, one per chain
@@ -258,7 +258,7 @@ def test_close_clears_both_enables_before_either_abort(pico):
 def test_led_channels_close_with_en_cleared_first(pico):
     brd = types.SimpleNamespace(chains=[types.SimpleNamespace(pin=16, pixels=7, order="GRB")],
                                 brightness=0.1, max_ma=1500)
-    pico.leds.pixels.PowerLimit = lambda *a: None
+    pico.monkeypatch.setattr(pico.leds.pixels, "PowerLimit", lambda *a: None)
     led = pico.leds.Leds(brd)
     del pico.chip.trace[:]
     led.close()
