@@ -2,23 +2,12 @@
 picks the game, three players join, each turn's values are dialled at the
 active station and confirmed with its buzzer; a CPython Bank laid out as the
 chip's market follows the same turns and keeps the same accounts."""
-from cheesonomics.bank import Bank
 from cheesonomics.cardfile import load
 from emu.table import EmuTable
+from tests.emu.test_emu_cheesonomics import mirror_of   # the market by kind, as on the Pico
 
 STATIONS = (0, 3, 5)          # P1, P4, P6
 TURNS = 4
-
-
-def mirror_of(market, cards):
-    """A CPython Bank with the chip's market (its `market` event)."""
-    b = Bank(cards, len(market["players"]), None, first=market["players"].index(market["first"]))
-    for i, label in enumerate(market["cards"]):
-        name, side = label.split("/")
-        country, number = name.rsplit(" ", 1)
-        b.mk[i] = b.card_by_label(list(cards.countries).index(country), int(number))
-        b.side[i] = "AB".index(side)
-    return b
 
 
 def test_cheesonomics_turns_dialled_on_the_pico2(image):
@@ -37,12 +26,13 @@ def test_cheesonomics_turns_dialled_on_the_pico2(image):
         assert market["prices"] == [b.price(c) for c in range(5)]
         for k in range(TURNS):
             s = STATIONS[b.cur]
-            values = [2, 1 + k % 3]                   # produce: the dial to 2, then the amount
+            values = [3, 1 + k % 3]                   # produce: the dial to 3, then the amount
             since = len(t.events)
             for v in values:
                 t.dial(s, v)
                 t.run(40)                             # 3 reads alike, 4 ms apart
                 t.press(s)
+                t.run(350)                            # a dial step confirms 300 ms after the last
             ev = t.wait_event("action", 5000, since=since)
             b.produce(values[1])
             assert ev["p"] == "P%d" % (s + 1), ev
