@@ -152,7 +152,7 @@ def _cheesonomics(image, rec_kinds, turns=2, events=None):
             other = (s + 1) % 3
             r.press("money on demand", other)
             t.run(3200)                 # it stays up 3 s
-            for v in (2, 3):            # produce 3
+            for v in (3, 3):            # produce (action key 3), 3 cards
                 t.key(s, v)
                 t.run(90)
                 r.press("Cheesonomics entry step", s)

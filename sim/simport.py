@@ -130,7 +130,7 @@ class SimPort:
             self.freq = freq
             self.tones += 1
 
-    def idle(self, ms):
+    def idle(self, ms, exact_us=-1):
         pass
 
     # -- what the driver does --------------------------------------------

@@ -27,7 +27,7 @@ class FakePort:
     def ticks_us(self):
         return self.t * 1000
 
-    def idle(self, ms):
+    def idle(self, ms, exact_us=-1):
         self.t += max(1, min(ms, 10))
 
     def poll(self, capture):

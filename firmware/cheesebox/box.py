@@ -215,6 +215,11 @@ class Box:
         """The port's microsecond clock (compare with ticks.diff only)."""
         return self.port.ticks_us()
 
+    def confirm_in_us(self):
+        """us until a press being held down may count (-1: none pending): the
+        Pico wakes at that microsecond (port.idle), so its LED goes out sooner."""
+        return self.capture.next_deadline(self.port.ticks_us())
+
     def next_wake(self):
         """ms until something may happen without input; -1 for never."""
         now = self.port.ticks_ms()

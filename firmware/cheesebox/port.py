@@ -43,7 +43,8 @@ Outputs
     commit()               -- put the frames shown since the last commit on
                               the wires, in the order shown, each once
     tone(freq)             -- piezo at freq Hz, 0 = silent; never blocks
-    idle(ms)               -- nothing to do for up to ms (sleep, feed watchdog)
+    idle(ms, exact_us=-1)  -- nothing to do for up to ms (sleep, feed watchdog);
+                              exact_us >= 0: wake that many us from now
 Serial (the Pico's app.py only)
     read_line()            -- a command line typed on the console, or None
 """

@@ -149,6 +149,11 @@ class Companion:
     def __init__(self, box, players, cards=None):
         self.box = box
         self.stations = list(players)   # seat i plays at station stations[i], clockwise
+        self.seats = bytearray(8)       # station -> its seat + 1 (0: not playing)
+        self.playing = 0                # bit s: station s plays
+        for p in range(len(self.stations)):
+            self.seats[self.stations[p]] = p + 1
+            self.playing |= 1 << self.stations[p]
         self.cards = cards if cards is not None else _load_cards()
         self.advanced = box.keep.get("advanced", False)     # the table's last choice
         self.bank = None
@@ -164,6 +169,7 @@ class Companion:
         self.confirmed = ticks.add(box.now, -_CONFIRM_MS)   # dials: ms of the last confirmed step
         self.shown_k = -1               # dials: the step the station shows (values keyed)
         self.undo = None                # the bank before the last action (a snapshot), or None
+        self.saved_bank = None          # the bank's snapshot in the last save (None: changed since)
         self.final_said = False
         self.page = 0                   # the layout's sector on the dice
         self.rows = bytearray(8)
@@ -222,10 +228,7 @@ class Companion:
 
     def seat(self, s):
         """The seat playing at station s, or -1."""
-        for p in range(len(self.stations)):
-            if self.stations[p] == s:
-                return p
-        return -1
+        return self.seats[s] - 1
 
     def active(self):
         """The station whose turn it is (-1 outside a turn)."""
@@ -254,6 +257,7 @@ class Companion:
             self._say_no(s, "only %s can undo their action" % name(self.stations[p]))
             return
         self.bank = restore(self.cards, snap)
+        self.saved_bank = None
         self.undo = None
         self.final_said = self.bank.final_turns()
         box.log("undo", {"p": name(s), "money": self.bank.money[p], "deck": self.bank.deck,
@@ -367,6 +371,7 @@ class Companion:
         from cheesonomics.bank import Bank
         box = self.box
         self.bank = Bank(self.cards, len(self.stations), box.rng, self.advanced)
+        self.saved_bank = None
         self.undo = None
         self.final_said = False
         box.games += 1
@@ -395,17 +400,20 @@ class Companion:
 
     def _save(self):
         # over: the final screen, kept until the table leaves it
-        self.box.save(self.snapshot(), self.bank.over)
+        snap = self.snapshot()
+        self.saved_bank = snap["bank"]      # the next action's undo, already built
+        self.box.save(snap, self.bank.over)
 
     def _refuse(self, s, why):
-        """Not taken: the player stays on the step; their track and die 6 say so."""
+        """Not taken: the player stays on the step; their track and die 6 say so
+        (the LEDs first, then the words and the tune: the sign within 10 ms)."""
         box = self.box
         self.refuse_until = ticks.add(box.now, _REFUSE_MS)
+        self._changed()
         for p in range(len(self.stations)):     # the rules count seats; the table, stations
             why = why.replace("player %d" % (p + 1), name(self.stations[p]))
         box.log("not_allowed", {"p": name(s), "why": why})
         box.tunes.play(sound.REFUSED, box.now)
-        self._changed()
 
     def _show(self, what, s):
         self.show_what = what
@@ -417,7 +425,9 @@ class Companion:
         box = self.box
         b = self.bank
         p = b.cur
-        before = b.snapshot()
+        # the bank as it was: the save after the last action built it (a
+        # snapshot is 0.7 ms on a Pico, between this press and its LED)
+        before = self.saved_bank if self.saved_bank is not None else b.snapshot()
         fields = {"p": name(s)}
         try:
             self.entry.play(b, fields)
@@ -425,14 +435,20 @@ class Companion:
             self._refuse(s, str(e))
             return
         self.undo = before
+        self.saved_bank = None              # the bank has changed
+        if fields["act"] == "sell":
+            self.sale = (fields["price"], fields["pieces"])
+            self.show_what = _SHOW_SALE
+            self.show_s = s
+            self.show_until = ticks.add(box.now, _MONEY_MS)
+        if not box.dials:
+            box.plates_from(box.ticks_us())    # the next player starts with no key
+        # the LEDs first (the next player's, or the final screen), then the
+        # log, the tune and the save: the press is seen within 10 ms
+        self.set_state(_FINAL if b.over else _TURN)
         fields["money"] = b.income[p]       # before any final bonus (the final event has those)
         fields["deck"] = b.deck
         box.log("action", fields)
-        if fields["act"] == "sell":
-            self.sale = (fields["price"], fields["pieces"])
-            self._show(_SHOW_SALE, s)
-        if not box.dials:
-            box.plates_from(box.ticks_us())    # the next player starts with no key
         if b.final_turns() and not b.over and not self.final_said:
             self.final_said = True
             left = [(b.cur + i) % b.n for i in range(b.n)]   # in turn order
@@ -442,17 +458,16 @@ class Companion:
             self._final()
         else:
             box.tunes.play(sound.GRAB, box.now)
-            self.set_state(_TURN)            # the next player (dice and tracks)
         self._save()
 
     def _final(self):
+        """The game is over (the final screen is up): the log and the tune."""
         box = self.box
         b = self.bank
         st = self.stations
         box.log("final", {"money": dict((name(st[p]), b.money[p]) for p in range(b.n)),
                           "bonus": dict((name(st[p]), b.bonus[p]) for p in range(b.n)),
                           "winners": [name(st[p]) for p in b.winners]})
-        self.set_state(_FINAL)
         box.tunes.play(sound.WIN, box.now)
 
     def set_state(self, st):
@@ -626,22 +641,24 @@ class Companion:
         d.pattern(die + 1, rows_for(text[2:], self.rows), STATION[s], "m%s.%d" % (text[2:], s))
 
     def draw_tracks(self, now, look):
+        """Every station's track and wheel LED. Runs between a press and its
+        LED (the 10 ms bound): the per-station work is kept small."""
         box = self.box
         d = box.display
         blink = look & 1
         b = self.bank
         act = self.active()
-        for s in range(box.n):
-            p = self.seat(s)
-            if p < 0:
-                d.score(s, 0, OFF)
-                d.wheel(s, OFF)
-                continue
-            if self.state == _VARIANT or self.state == _LAYOUT or b is None:
+        state = self.state
+        final = b is not None and not b.over and b.final_turns()
+        d.dark_except(self.playing)
+        stations = self.stations
+        for p in range(len(stations)):
+            s = stations[p]
+            if state == _VARIANT or state == _LAYOUT or b is None:
                 d.score(s, 7, STATION[s])
                 d.wheel(s, OFF)
                 continue
-            if self.state == _FINAL:
+            if state == _FINAL:
                 won = p in b.winners
                 d.score(s, 7 if won and blink else 0, STATION[s])
                 d.wheel(s, STATION[s] if won else OFF)
@@ -649,7 +666,7 @@ class Companion:
             if s == act:
                 self._draw_entry(s, blink)
                 continue
-            if self.show_what == _SHOW_MONEY and s == self.show_s:
+            if s == self.show_s and self.show_what == _SHOW_MONEY:
                 d.score(s, 7, STATION[s])       # whose money the dice show
                 d.wheel(s, STATION[s])
                 continue
@@ -668,7 +685,7 @@ class Companion:
             else:
                 d.score(s, 0, OFF)
             # the wheel LED: this player still has a final turn to play
-            d.wheel(s, STATION[s] if self.left_in_final(p) else OFF)
+            d.wheel(s, STATION[s] if final and self.left_in_final(p) else OFF)
 
     def _draw_entry(self, s, blink):
         """The active station: a refusal (all 7 LEDs blinking red); on keys

@@ -170,7 +170,7 @@ def _run(box, port):
         line = port.read_line()
         if line is not None:
             _console(box, port, line)
-        port.idle(box.next_wake())
+        port.idle(box.next_wake(), box.confirm_in_us())
 
 
 def main(segment=None):

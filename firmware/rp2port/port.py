@@ -19,6 +19,7 @@ from rp2port.leds import Leds
 from rp2port.usb import Usb
 
 _IDLE_MAX_MS = const(1000)       # sleep at most this long (the watchdog is 8 s)
+_EXACT_US = const(2000)          # a press counting this soon: slept to the us
 
 
 class Rp2Port:
@@ -103,12 +104,15 @@ class Rp2Port:
         """Start the hardware watchdog: idle() feeds it."""
         self.wdt = machine.WDT(timeout=timeout_ms)
 
-    def idle(self, ms):
+    def idle(self, ms, exact_us=-1):
         """Nothing to do for up to ms (-1: until something happens). The core
         sleeps until the sampler pushes a word (its PIO interrupt), a line comes
         in on the console or the time is up, so a press is seen within
         microseconds and an idle box costs no CPU. Answer keys and dials are
-        read here when due; only a new placement ends the sleep."""
+        read here when due; only a new placement ends the sleep.
+        exact_us >= 0: a press counts that many us from now (its glitch
+        window): wake then to the microsecond, not at the next whole ms
+        (ms sleeps end up to 1 ms late: that was a wheel LED 1-2 ms later)."""
         if self.wdt is not None:
             self.wdt.feed()
         if ms == 0:
@@ -116,6 +120,7 @@ class Rp2Port:
         if ms < 0 or ms > _IDLE_MAX_MS:
             ms = _IDLE_MAX_MS
         end = time.ticks_add(time.ticks_ms(), ms)
+        exact = time.ticks_add(time.ticks_us(), exact_us)
         plates = self.plates
         usb = self.usb
         buttons = self.buttons
@@ -132,6 +137,18 @@ class Rp2Port:
                     continue
                 if due < wait:
                     wait = due
+            if exact_us >= 0:
+                left = time.ticks_diff(exact, time.ticks_us())
+                if left <= _EXACT_US:
+                    # the press counts within 2 ms: a short exact sleep (words
+                    # coming meanwhile wait in the ring; none can count sooner)
+                    if usb.out_len:
+                        usb.flush_out()
+                    if left > 0:
+                        time.sleep_us(left)
+                    return
+                if left // 1000 - 1 < wait:
+                    wait = left // 1000 - 1     # whole ms, never past it
             if wait <= 0:
                 return
             if usb.out_len:
