@@ -96,6 +96,7 @@ def _cheese_master(board, image, rec_kinds, rounds=3, events=None):
         t.press("roll")                 # 3 yellow dice
         t.wait_event("game", 2000)
         keys = t.board.plates == "keys"
+        dials = t.board.plates == "dial"
         for rnd in range(rounds):
             n = len(t.events)
             t.press("roll")
@@ -112,10 +113,15 @@ def _cheese_master(board, image, rec_kinds, rounds=3, events=None):
                 if keys:
                     # the ruling: a key 10 ms or more before the buzzer counts
                     r.press("grab, its key 10 ms before", s, key=3, lead_ms=10)
+                elif dials:
+                    # the dial turned to its answer just before the slam
+                    t.place(s, 2 + (s + rnd) % 5)
+                    t.run(30)
+                    r.press("grab, the dial turned 30 ms before", s)
                 else:
                     r.press("grab", s)
                 t.run(300)
-            if not keys:
+            if not keys and not dials:
                 r.press("own-up", grabbers[0])
                 t.run(600)
                 r.press("take back", grabbers[0])

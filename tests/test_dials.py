@@ -106,3 +106,25 @@ def test_dials_turned_together_are_all_reported_three_scans_later(dials):
     d.read()
     assert [(d.val[s], d.seq[s]) for s in (1, 4, 7)] == [(3, 2), (6, 2), (2, 2)]
     assert [d.us[s] for s in (1, 4, 7)] == stamps          # stamped with the first read
+
+
+def test_a_dial_turned_just_before_the_slam_is_what_the_grab_locks():
+    """The wheel lights within ms of the press (pico2-8p counts a press after
+    2 ms, as the other boards), but a dial's new position is reported only
+    after three equal reads: a grab locks its dial once every read from before
+    the press is in. P1 turns 3 -> 5 six ms before the slam: the grab is a 5."""
+    import json
+    from cheesebox.board import read_board
+    from sim.scenario import Sim, match_of, run_script
+    lines = []
+    sim = Sim(read_board("boards/pico2-8p.json"), seed=3, log=lines.append)
+    run_script(sim, "players 3\ndice yellow\nanswer P1 3\nrollbutton\nwait 1700\n")
+    sim.port.place(0, 5)             # the dial turned, the finger already on its way
+    sim.wait(6)
+    sim.press(0)
+    assert match_of(sim.box).holder[0] == 1 and match_of(sim.box).locked[0] == 5
+    events = [json.loads(x) for x in lines]
+    grab = [e for e in events if e["ev"] == "grab"]
+    assert [(g["p"], g["plate"]) for g in grab] == [("P1", 5)]
+    press = [e for e in events if e["ev"] == "press"][-1]
+    assert grab[0]["t_us"] == press["t_us"]          # stamped with the press, not the lock

@@ -33,6 +33,10 @@ SLAM_US = const(500000)        # a holder's press this soon after their grab: th
 GUARD_MS = const(1000)         # a late slam can't start the next roll
 _REVEAL_GRACE_MS = const(1000)  # a press from before the reveal arrives within this
 _FLASH_MS = const(600)
+# answer dials: a new position is reported after 3 equal reads 4 ms apart
+# (12 ms; a change at two stations at once, 16), stamped with the first: a
+# grab lights its wheel at once and locks its dial once this has passed
+_SETTLE_MS = const(20)
 _LOSS_MS = const(2500)          # lost points blink on the tracks
 _BLINK_MS = const(250)
 _FACES_MS = const(1400)         # after a round: faces, then the count
@@ -149,6 +153,8 @@ class CheeseMaster:
         self.scored_at = now
         self.reveal_us = 0
         self.grab_us = array("i", [0] * 8)      # when each holder grabbed
+        self.settling = 0               # dials: bit s, station s's grab not yet locked
+        self.settle_at = array("i", [0] * 8)    # and the ms it is
         self.end_check = False          # ROLL pressed in the check's first 3 s
         self.flash_until = array("i", [0] * 8)
         self.flash_on = bytearray(8)
@@ -213,7 +219,11 @@ class CheeseMaster:
 
     # -- inputs -----------------------------------------------------------
     def on_answer(self, s, value):
-        """A plate placed: read at the grab (box.plate_at), nothing to do now."""
+        """A plate placed: read at the grab (box.plate_at). A dial's position
+        is reported after the grab that saw it (3 equal reads): a placement
+        stamped before a grab not yet locked is what that grab locks."""
+        if (self.settling >> s) & 1 and self.box.plate_at(s, self.grab_us[s]) == value:
+            self.match.locked[s] = value
 
     def on_gesture(self, s):
         """ROLL held 300 ms, then station s's buzzer: a table penalty in a game."""
@@ -275,14 +285,20 @@ class CheeseMaster:
         before the press) or refused (no wheel left to this player)."""
         box = self.box
         m = self.match
+        if m.phase == M.CHECKING:
+            return                      # dials: the wheels are gone, the grabs locking
         electronic = box.board.electronic
         r = m.press(s, box.plate_at(s, t_us)) if electronic else m.press(s)
         if r == M.GRAB:
             self.grab_us[s] = t_us
             box.tunes.play(sound.GRAB, box.now)
-            if box.log.write is not None:
-                box.log("grab", {"p": name(s), "t_us": t_us,
-                                 "plate": m.locked[s] if electronic else None})
+            if box.dials:
+                # the wheel lights now; the dial is locked (and logged) once
+                # every read from before the press is in (on_answer, timers)
+                self.settling |= 1 << s
+                self.settle_at[s] = ticks.add(box.now, _SETTLE_MS)
+            else:
+                self._log_grab(s)
         elif r == M.REFUSED:
             box.log("refused", {"p": name(s), "points": m.points[s]})
             self._flash(s)
@@ -290,6 +306,22 @@ class CheeseMaster:
             self._after_loss()
             self._save_loss()
         self._after_grab()
+
+    def _log_grab(self, s):
+        box = self.box
+        if box.log.write is not None:
+            box.log("grab", {"p": name(s), "t_us": self.grab_us[s],
+                             "plate": self.match.locked[s] if box.board.electronic else None})
+
+    def _settle(self, now):
+        """Dials: each grab whose reads are all in is locked and logged; the
+        round is scored once the last wheel's grab is."""
+        for s in range(8):
+            if (self.settling >> s) & 1 and ticks.diff(now, self.settle_at[s]) >= 0:
+                self.settling &= ~(1 << s)
+                self._log_grab(s)
+        if not self.settling:
+            self._after_grab()
 
     def _own_up(self, s, t_us):
         """During the check: own up to a wrong plate card, or take it back."""
@@ -319,6 +351,8 @@ class CheeseMaster:
         if self.state == GRAB and m.phase == M.CHECKING:
             self.box.redraw = True
             self.box.show_tracks()      # the last wheel lit before the round is scored
+            if self.settling:
+                return                  # dials: scored once every grab is locked
             if self.box.board.electronic:
                 self._score()
             else:
@@ -493,6 +527,8 @@ class CheeseMaster:
         self.end_check = False
         self.state = st
         self.state_at = box.now
+        if st != GRAB:
+            self.settling = 0           # the round moved on: no grab left to lock
         if box.animate:
             box.show_tracks()           # a press's own LEDs before the dice
             self.render_dice()
@@ -519,6 +555,8 @@ class CheeseMaster:
             since = ticks.diff(now, self.state_at)
             if since >= _CHECK_MS or (self.end_check and since >= CHECK_MIN_MS):
                 self._score()
+        if self.settling:
+            self._settle(now)
         if not self.flashing:
             return
         for s in range(8):
@@ -541,6 +579,11 @@ class CheeseMaster:
         w = -1
         if st == CHECK:
             w = max(0, (CHECK_MIN_MS if self.end_check else _CHECK_MS) - ticks.diff(now, self.state_at))
+        for s in range(8 if self.settling else 0):
+            if (self.settling >> s) & 1:
+                f = max(0, ticks.diff(self.settle_at[s], now))
+                if w < 0 or f < w:
+                    w = f
         if not animate:
             return w
         if self._blinking(now):
