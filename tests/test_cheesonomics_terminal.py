@@ -226,3 +226,16 @@ def test_the_market_counts_one_card_in_the_singular():
     out = io.StringIO()
     UI(g, [0], Console(file=out, width=140, highlight=False)).show_table()
     assert "Market (deck: 0 cards, final turns)" in out.getvalue()
+
+
+def test_in_hot_seat_the_collectors_hand_is_shown_only_once_they_have_the_keyboard(monkeypatch):
+    # P1 collects cow, P2 (a person) passes one: P1's "Your hand now" comes
+    # after the keyboard is handed back to P1, never on P2's screen
+    typed = ["", "c cow", "", "1", "", "1", "1"]
+    g, ui, out = _table([0, 1], monkeypatch, typed, first=0)
+    rng = SeededRandom(2)
+    agents = [Human(ui, 0), Human(ui, 1), bot.Bot(rng)]
+    driver.play_turn(g, agents, rng)
+    text = out.getvalue()
+    assert text.count("Pass the keyboard to P1") == 2 and "Pass the keyboard to P2" in text
+    assert text.index("Your hand now") > text.rindex("Pass the keyboard to P1") > text.index("Pass the keyboard to P2")
