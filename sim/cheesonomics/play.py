@@ -58,9 +58,10 @@ class UI:
             raise Quit()
         return s
 
-    def handover(self, seat):
+    def handover(self, seat, show=True):
         """Hot seat: before a private choice of another person, leave the
-        private view, wait until they have the keyboard, and open theirs."""
+        private view, wait until they have the keyboard, and open theirs
+        (show: with the table and their news; a turn draws its own)."""
         if self.viewer == seat:
             return
         self.leave_private()
@@ -71,8 +72,9 @@ class UI:
             raise Quit()
         self.enter_private()
         self.viewer = seat
-        self.show_table()
-        self.show_inbox(seat)
+        if show:
+            self.show_table()
+            self.show_inbox(seat)
 
     def enter_private(self):
         """A private view starts: on a terminal, on the cleared alternate
@@ -178,9 +180,10 @@ class Human:
 
     def turn(self, g, p):
         ui = self.ui
-        ui.handover(p)
+        ui.handover(p, show=False)
         ui.con.rule("P%d's turn" % (p + 1))
         ui.show_table()
+        ui.show_inbox(p)
         while True:
             s = ui.ask(p, "your move (help):")
             w = s.split()
