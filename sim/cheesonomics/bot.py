@@ -3,8 +3,16 @@
 Bot plays a plain, sensible strategy: gather one animal (collect it while it
 is short, produce it by three), sell full lots of three where the price is
 good, pass back the cards it needs least, and empty its table in the final
-turns. RandomAgent makes any legal choice at random: the fuzzer of the
-randomized whole-game tests. Both only read the game, never change it.
+turns, or sooner when the players after it in the round are likely to empty
+the deck first. It weighs what a sale does to the market: of the sales that
+pay enough it makes the one worth most once turning the country's cards over
+is counted (a best price raised for the next players, who hold cheese to
+sell, counts against it; for itself, with cheese left, for it), and in the
+advanced variant it exchanges a card to bring the best price down for them
+(or up for itself), not to hand the next seller a better market.
+RandomAgent makes any legal choice at random: the fuzzer of the randomized
+whole-game tests. Both only read the game, never change it; both are
+deterministic given their random source.
 """
 from sim.cheesonomics.engine import randbelow, MARKET
 from cheesonomics.cardfile import NONE
@@ -17,58 +25,143 @@ def _animals(cards):
     return k
 
 
-def _best_country(g, rng=None):
-    """(country, price) of the best price; ties drawn at random when rng is
-    given (always the first would sell there more often, and so turn its
-    cards over more often: a bias the balance lab would see)."""
-    best, bp, ties = -1, 0, 0
-    for k in range(5):
-        pr = g.price(k)
-        if pr > bp:
-            best, bp, ties = k, pr, 1
-        elif pr == bp and pr and rng is not None:
-            ties += 1
-            if randbelow(rng, ties) == 0:
-                best = k
-    return best, bp
+def _market(g):
+    """(price of each country now, its price once its cards turn over)."""
+    cs, sides = g.cards.country, g.cards.sides
+    now = bytearray(5)
+    flip = bytearray(5)
+    for i in range(MARKET):
+        m = g.mk[i]
+        up = g.side[i]
+        now[cs[m]] += sides[2 * m + up]
+        flip[cs[m]] += sides[2 * m + (up ^ 1)]
+    return now, flip
+
+
+def _lot(table):
+    """The most pieces of one animal a player could sell next (at most 3)."""
+    k = _animals(table)
+    return min(3, max(k))
 
 
 class Bot:
-    def __init__(self, rng, produce_at=3, sell_price=5):
+    def __init__(self, rng, produce_at=3, sell_price=5, rivals=2, mine=2, endgame=4):
         self.rng = rng
         self.produce_at = produce_at      # produce an animal once this many are in hand
         self.sell_price = sell_price      # sell a lot of 3 at this price or more
+        # a sign more or less on the best price we leave is worth, per piece
+        # its seller may sell next: rivals/4 to the next player (against us),
+        # half that to the one after, and so on; mine/4 to ourselves (for us)
+        self.rivals = rivals
+        self.mine = mine
         self.streak = 0                   # collects in a row (a stuck table produces)
+        # fear the end when the players left in this round, drawing at
+        # endgame/4 times the rate seen so far, would empty the deck (0: never)
+        self.endgame = endgame
+        self.d0 = -1                      # the deck count and turns played when we first saw them
+        self.t0 = 0
+
+    def _at_risk(self, g, p):
+        """This may be our last turn although the deck still holds cards:
+        the players after us in this round (up to the first player) draw as
+        many cards as they produce, and at the rate the deck has gone down
+        so far (a card a turn before we have seen any) they would empty it.
+        The last seat of a round (before the first player) never fears: the
+        next round comes unless it empties the deck itself."""
+        d = g.deck_count()
+        t = 0
+        for x in g.turns:
+            t += x
+        if self.d0 < 0:
+            self.d0, self.t0 = d, t
+        m = (g.first - p - 1) % g.n
+        if not m or not self.endgame:
+            return False
+        t -= self.t0
+        if not t:
+            return 4 * d <= m * self.endgame
+        return 4 * d * t <= m * (self.d0 - d) * self.endgame
+
+    def _stake(self, g, p, left):
+        """What a change of one in the best price is worth to us after our
+        turn, in quarters: our own next lot (`left` pieces remain on our
+        table) counts for us, each next player's lot against us, the nearest
+        most (it sells first, at the market we leave)."""
+        w = self.mine * min(3, left)
+        f = self.rivals * 4
+        for i in range(1, g.n):
+            q = (p + i) % g.n
+            w -= f * _lot(g.table[q]) // 4
+            f = f // 2
+        return w
 
     def turn(self, g, p):
         act = self._turn(g, p)
         self.streak = self.streak + 1 if act[0] == "collect" else 0
         return act
 
+    def _sale(self, g, p, last, short):
+        """The sale to make now, (animal, country, pieces), or None. A sale
+        pays enough (a lot of 3 at sell_price; less near the end; anything
+        in the final turns); among those, the one that is worth most once
+        its market move is counted: the country's cards turn over, which
+        may raise or lower the best price the next players (and we, later)
+        sell at. Ties are drawn at random (seeded)."""
+        table = g.table[p]
+        ontable = _animals(table)
+        now, flip = _market(g)
+        top = max(now)
+        need = 3 * self.sell_price if not short else 2 * self.sell_price
+        best, bs, ties = None, 0, 0
+        for a in range(5):
+            k = min(3, ontable[a])
+            if not k:
+                continue
+            ontable[a] -= k
+            left = max(ontable)
+            ontable[a] += k
+            stake = self._stake(g, p, left)
+            for c in range(5):
+                pr = now[c]
+                if not pr or (not last and k * pr < need):
+                    continue
+                moved = flip[c]
+                for x in range(5):
+                    if x != c and now[x] > moved:
+                        moved = now[x]
+                sc = 4 * k * pr + stake * (moved - top)
+                if best is None or sc > bs:
+                    best, bs, ties = (a, c, k), sc, 1
+                elif sc == bs:
+                    ties += 1
+                    if randbelow(self.rng, ties) == 0:
+                        best = (a, c, k)
+        if best is None:
+            return None
+        a, c, k = best
+        return a, c, self._pieces(table, a, k)
+
     def _turn(self, g, p):
         hand = g.hands[p]
         inhand = _animals(hand)
         ontable = _animals(g.table[p])
-        country, price = _best_country(g, self.rng)
-        lot_a, lot = -1, 0
-        for a in range(5):
-            k = min(3, ontable[a])
-            if k > lot or (k == lot and k and ontable[a] > ontable[lot_a]):
-                lot_a, lot = a, k
-        last = g.final_turns()
+        lot = min(3, max(ontable))
+        final = g.final_turns()
+        last = final or self._at_risk(g, p)
         short = g.deck_count() <= 2 * g.n
         grp_a = 0
         for a in range(5):
             if inhand[a] > inhand[grp_a]:
                 grp_a = a
         grp = inhand[grp_a]
-        if lot and country >= 0:
-            if last or lot * price >= 3 * self.sell_price or (short and lot * price >= 2 * self.sell_price):
-                return ("sell", lot_a, country, self._pieces(g.table[p], lot_a, lot))
+        if lot:
+            sale = self._sale(g, p, last, short)
+            if sale is not None:
+                return ("sell", sale[0], sale[1], sale[2])
         if grp and (grp >= self.produce_at or last or (short and grp >= 2)
                     or (self.streak >= 2 and grp >= 2) or self.streak >= 4):
             return ("produce", grp_a, [c for c in hand if c // 20 == grp_a])
-        if last and not hand and not lot:
+        if final and not hand and not lot:
             return ("pass",)
         # collect the animal we hold most of (table counts a little), unlocked
         order = []
@@ -127,7 +220,7 @@ class Bot:
         if action is not None and action[0] == "reserve":
             own.remove(action[1])
             own.append(g.reserve[0])
-        return action, self._replacement(g, country, own)
+        return action, self._replacement(g, p, country, own, cards)
 
     def _worst_own(self, g, p):
         worst, ws = None, 9
@@ -137,15 +230,21 @@ class Bot:
                 worst, ws = m, s
         return worst
 
-    def _replacement(self, g, country, own):
-        """Exchange when it leaves a better best price than turning over."""
+    def _replacement(self, g, p, country, own, sold):
+        """Turn the sold country's cards over, or exchange one for one of
+        our own: whichever leaves the best price worth most to us (lower
+        while the next players hold cheese to sell, higher when we do)."""
+        left = _animals([c for c in g.table[p] if c not in sold])
+        stake = self._stake(g, p, max(left))
+        if not stake:
+            return None
         cs, sides = g.cards.country, g.cards.sides
         pr = bytearray(5)           # prices once the sold country is turned over
         for i in range(MARKET):
             m = g.mk[i]
             up = g.side[i] ^ (1 if cs[m] == country else 0)
             pr[cs[m]] += sides[2 * m + up]
-        best, choice = max(pr), None
+        best, choice = stake * max(pr), None
         for pos in range(MARKET):
             m0 = g.mk[pos]
             if cs[m0] != country:
@@ -155,8 +254,9 @@ class Bot:
                 for s in (0, 1):
                     pr[country] -= s0
                     pr[cs[m]] += sides[2 * m + s]
-                    if max(pr) > best:
-                        best, choice = max(pr), ("exchange", pos, m, s)
+                    v = stake * max(pr)
+                    if v > best:
+                        best, choice = v, ("exchange", pos, m, s)
                     pr[cs[m]] -= sides[2 * m + s]
                     pr[country] += s0
         return choice

@@ -3,10 +3,18 @@ the choices the rules give them, in the order the table makes them.
 
 An agent has turn(g, p), give(g, q, t, p, opts), pick(g, p, q, t, opts),
 returns(g, p, hand, others) and after_sale(g, p, a, country, cards)
-(bot.Bot is one; the simulator's terminal player is another). play_turn()
-returns a line saying what the table saw.
+(bot.Bot is one; the simulator's terminal player is another). An agent may
+also have told(g, p, line): what seat p learns in private, a card another
+player chose for them ("P2 gave you cow/red", "P3 took your sheep/red and
+gave you goat/blue"). play_turn() returns a line saying what the table saw.
 """
 from sim.cheesonomics.engine import randbelow
+
+
+def _tell(agents, s, g, line):
+    f = getattr(agents[s], "told", None)
+    if f is not None:
+        f(g, s, line)
 
 
 def play_turn(g, agents, rng):
@@ -17,6 +25,7 @@ def play_turn(g, agents, rng):
     if k == "collect":
         t = act[1]
         gives = [None] * g.n
+        picked = [False] * g.n          # the card p took from q's shown hand
         shown = []
         for q in range(g.n):
             if q == p:
@@ -29,6 +38,10 @@ def play_turn(g, agents, rng):
             else:
                 shown.append("P%d" % (q + 1))
                 gives[q] = agents[p].pick(g, p, q, t, opts)
+                picked[q] = True
+        for q in range(g.n):
+            if gives[q] is not None and not picked[q]:
+                _tell(agents, p, g, "P%d gave you %s" % (q + 1, g.card_name(gives[q])))
         hand = list(g.hands[p])
         for c in gives:
             if c is not None:
@@ -39,6 +52,14 @@ def play_turn(g, agents, rng):
         for i in range(len(back)):
             returns[others[i]] = back[i]
         g.collect(t, gives, returns)
+        for q in others:
+            told = []
+            if picked[q]:
+                told.append("took your %s" % g.card_name(gives[q]))
+            if returns[q] is not None:
+                told.append("gave you %s" % g.card_name(returns[q]))
+            if told:
+                _tell(agents, q, g, "P%d %s" % (p + 1, " and ".join(told)))
         line = "%s collects %s" % (who, g.type_name(t))
         if shown:
             line += " (%s showed their hand)" % ", ".join(shown)

@@ -83,6 +83,23 @@ def card_of(word, cards, pool):
     raise NameError_("no %s there" % word)
 
 
+ADVANCED_WORDS = ("forbid", "reserve", "trade", "exchange")
+
+
+def advanced_only(word):
+    """Why a basic game refuses an advanced-only word of a sale."""
+    return "'%s' is for the advanced variant (this game is basic)" % word
+
+
+def too_few(cards, a, k):
+    """Why a sale of more pieces than lie on the table is refused (the box's
+    reason, for one animal)."""
+    if k == 0:
+        return "no %s cheese is on the table" % cards.animals[a]
+    return "only %d piece%s of %s cheese %s on the table" % (k, "" if k == 1 else "s", cards.animals[a],
+                                                             "is" if k == 1 else "are")
+
+
 def card_name(cards, c):
     s = "%s/%s" % (cards.animals[c // 20], cards.places[(c // 4) % 5])
     if cards.mark[c] != 255:

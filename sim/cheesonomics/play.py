@@ -1,9 +1,15 @@
 """Cheesonomics at the terminal (Rich): people against bots, hot seat.
 
 Each person sees the table (market, prices, money, produced cheese, knives)
-and only their own hand. With two or more people at one keyboard the screen
-is cleared and the keyboard handed over before anyone's private choice, so
-nobody sees another's hand. Typed commands are listed by `help`.
+and only their own hand, and is told in private which card another player
+chose for them (given, or taken from their shown hand). With two or more
+people at one keyboard (hot seat) the keyboard is handed over before
+anyone's private choice, so nobody sees another's hand: on a terminal each
+player's private view is drawn on the alternate screen (as full-screen
+programs do: ESC[?1049h on entering it, ESC[?1049l on leaving), so a hand
+never reaches the main screen or its scrollback, which keep only what the
+whole table sees (the hand-over prompts and what each turn did). Piped
+output (no terminal) stays plain text. Typed commands are listed by `help`.
 """
 import sys
 
@@ -35,7 +41,11 @@ class UI:
         self.g = g
         self.humans = humans            # seats played by people
         self.con = console or Console(highlight=False)
-        self.viewer = -1 if len(humans) > 1 else (humans[0] if humans else -1)
+        self.hot_seat = len(humans) > 1
+        self.viewer = -1 if self.hot_seat else (humans[0] if humans else -1)
+        self.alt = False                # a private view is on the alternate screen
+        self.public = []                # lines the table saw meanwhile, for the main screen
+        self.inbox = {}                 # seat -> private lines for their next view
 
     def ask(self, seat, prompt):
         self.handover(seat)
@@ -48,22 +58,54 @@ class UI:
             raise Quit()
         return s
 
-    def handover(self, seat):
-        """Hot seat: before a private choice of another person, clear the
-        screen and wait until they have the keyboard."""
+    def handover(self, seat, show=True):
+        """Hot seat: before a private choice of another person, leave the
+        private view, wait until they have the keyboard, and open theirs
+        (show: with the table and their news; a turn draws its own)."""
         if self.viewer == seat:
             return
-        if self.con.is_terminal:
-            self.con.clear()
+        self.leave_private()
         self.con.print(Panel("Pass the keyboard to [bold]P%d[/] and press Enter." % (seat + 1)))
         try:
             self.con.input("")
         except EOFError:
             raise Quit()
-        if self.con.is_terminal:
-            self.con.clear()
+        self.enter_private()
         self.viewer = seat
-        self.show_table()
+        if show:
+            self.show_table()
+            self.show_inbox(seat)
+
+    def enter_private(self):
+        """A private view starts: on a terminal, on the cleared alternate
+        screen (no scrollback; leaving it restores the main screen)."""
+        if self.hot_seat and not self.alt and self.con.set_alt_screen(True):
+            self.alt = True
+            self.con.clear()
+
+    def leave_private(self):
+        """Back to the main screen, which gets what the table saw meanwhile."""
+        if self.viewer >= 0 and self.hot_seat:
+            self.viewer = -1
+        if not self.alt:
+            return
+        self.con.clear()
+        self.con.set_alt_screen(False)
+        self.alt = False
+        for line in self.public:
+            self.con.print("[cyan]%s[/]" % line)
+        self.public = []
+
+    def tell(self, seat, line):
+        """Only `seat` may read this: now if it is their view, else at their next."""
+        if seat == self.viewer:
+            self.con.print("[magenta]%s[/]" % line)
+        else:
+            self.inbox.setdefault(seat, []).append(line)
+
+    def show_inbox(self, seat):
+        for line in self.inbox.pop(seat, []):
+            self.con.print("[magenta]%s[/]" % line)
 
     # -- drawing -----------------------------------------------------------
     def show_table(self):
@@ -115,7 +157,10 @@ class UI:
                 "[%d] %s" % (m + 1, N.market_name(c, m)) for m in g.own[p]) or "none"))
 
     def say(self, line):
+        """A line the whole table sees."""
         self.con.print("[cyan]%s[/]" % line)
+        if self.alt:
+            self.public.append(line)
 
 
 class Human:
@@ -135,9 +180,10 @@ class Human:
 
     def turn(self, g, p):
         ui = self.ui
-        ui.handover(p)
+        ui.handover(p, show=False)
         ui.con.rule("P%d's turn" % (p + 1))
         ui.show_table()
+        ui.show_inbox(p)
         while True:
             s = ui.ask(p, "your move (help):")
             w = s.split()
@@ -181,6 +227,13 @@ class Human:
                 if not is_type(x, t) or cards.count(x) > 1:
                     raise N.NameError_("%s is not %s (or twice)" % (N.card_name(c, x), g.type_name(t)))
             return ("produce", t, cards)
+        if cmd in ("s", "sell"):
+            for x in w[3:]:
+                if x.lower() in N.ADVANCED_WORDS:
+                    if not g.advanced:
+                        raise N.NameError_(N.advanced_only(x.lower()))
+                    raise N.NameError_("'%s': the special action and the exchange are asked for after the sale"
+                                       % x.lower())
         if cmd in ("s", "sell") and len(w) in (3, 4):
             a = N.animal(w[1], c)
             k = N.country(w[2], c)
@@ -191,22 +244,28 @@ class Human:
                 raise N.NameError_("%s is not on the market" % c.countries[k])
             want = N.number(w[3], 1, 3, "number of pieces") if len(w) == 4 else min(3, len(pile))
             if want > len(pile):
-                raise N.NameError_("you have only %d %s cheese" % (len(pile), c.animals[a]))
+                raise N.NameError_(N.too_few(c, a, len(pile)))
             pile = [x for x in pile if c.mark[x] != 255] + [x for x in pile if c.mark[x] == 255]
             return ("sell", a, k, pile[:want])
         raise N.NameError_("type help for the moves")
 
+    def told(self, g, p, line):
+        self.ui.tell(p, line)
+
     def give(self, g, q, t, p, opts):
+        self.ui.handover(q)
         self.ui.con.print("P%d collects %s: pass one of yours." % (p + 1, g.type_name(t)))
         return self._choose(q, "give P%d" % (p + 1), opts, [N.card_name(g.cards, x) for x in opts])
 
     def pick(self, g, p, q, t, opts):
+        self.ui.handover(p)
         self.ui.con.print("P%d has no %s and shows the hand: %s" % (
             q + 1, g.type_name(t), ", ".join(N.card_name(g.cards, x) for x in g.hands[q])))
         return self._choose(p, "take from P%d" % (q + 1), opts, [N.card_name(g.cards, x) for x in opts])
 
     def returns(self, g, p, hand, others):
         hand = list(hand)
+        self.ui.handover(p)
         self.ui.con.print("Your hand now: " + ", ".join(N.card_name(g.cards, x) for x in hand))
         out = []
         for q in others:
@@ -218,6 +277,7 @@ class Human:
         return out
 
     def after_sale(self, g, p, a, country, cards):
+        self.ui.handover(p)
         c = g.cards
         own = list(g.own[p])
         marks = []
@@ -282,8 +342,11 @@ def play(cards, players, humans, advanced, seed):
         players, "advanced" if advanced else "basic", seed, g.first + 1,
         "Type help on your turn." if humans else "Bots only.")))
     try:
-        while not g.over:
-            ui.say(driver.play_turn(g, agents, rng))
+        try:
+            while not g.over:
+                ui.say(driver.play_turn(g, agents, rng))
+        finally:
+            ui.leave_private()          # never leave the terminal on the alternate screen
     except Quit:
         con.print("Game stopped.")
         return 0

@@ -13,6 +13,13 @@ from sim.cheesonomics import names as N
 from sim.rng import SeededRandom
 
 
+def seats(why):
+    """The engine's "player 2" as the rest of the output names a seat: P2."""
+    for p in range(5, 0, -1):
+        why = why.replace("player %d" % p, "P%d" % p)
+    return why
+
+
 class ScenarioError(ValueError):
     pass
 
@@ -28,7 +35,8 @@ class _Scripted:
         self.action = action
         self.bots = bots
         self.gives = gives          # seat -> card (given by them, or picked from their hand)
-        self.backs = backs          # seat -> card passed back to them
+        self.backs = backs          # seat -> (name, card) passed back to them: the card the
+        #                             name found when the line was read, for the engine's refusal
         self.extras = extras        # (action, replace) after a sale
 
     def turn(self, g, p):
@@ -41,17 +49,26 @@ class _Scripted:
         return self.gives[q] if q in self.gives else self.bots[p].pick(g, p, q, t, opts)
 
     def returns(self, g, p, hand, others):
+        # each name is looked up in the hand as it is now (the cards given
+        # included), without the copies already named: two "cow/red" are two
+        # cow/red cards when the hand holds two
         rest = list(hand)
+        chosen = {}
         for q in others:
             if q in self.backs:
-                if self.backs[q] in rest:
-                    rest.remove(self.backs[q])
+                word, found = self.backs[q]
+                try:
+                    x = N.card_of(word, g.cards, rest)
+                    rest.remove(x)
+                except N.NameError_:
+                    x = found               # not in the hand: the engine says so
+                chosen[q] = x
         free = [q for q in others if q not in self.backs]
         auto = self.bots[p].returns(g, p, rest, free)
         out = []
         for q in others:
-            if q in self.backs:
-                out.append(self.backs[q])
+            if q in chosen:
+                out.append(chosen[q])
             elif auto:
                 out.append(auto.pop(0))
         return out
@@ -193,14 +210,14 @@ class Script:
             try:
                 self._turn(w[1:])
             except RuleError as e:
-                self.log.append("refused: %s" % e)
+                self.log.append("refused: %s" % seats(str(e)))
                 return
             raise ExpectError("the rules allowed: %s" % " ".join(w[1:]))
         if cmd[0] == "p" and len(cmd) == 2:
             try:
                 self._turn(w)
             except RuleError as e:
-                raise ScenarioError("the rules refuse this: %s" % e)
+                raise ScenarioError("the rules refuse this: %s" % seats(str(e)))
             return
         raise ScenarioError("unknown command %r" % w[0])
 
@@ -276,7 +293,7 @@ class Script:
                     gives[q] = N.card_of(rest[i + 2], c, g.hands[q])
                 else:
                     pool = g.hands[p] + [x for x in gives.values()] + [x for h in g.hands for x in h]
-                    backs[q] = N.card_of(rest[i + 2], c, pool)
+                    backs[q] = (rest[i + 2], N.card_of(rest[i + 2], c, pool))
                 i += 3
             action = ("collect", t)
         elif verb == "produce":
@@ -313,16 +330,23 @@ class Script:
         marked = [y for y in pile if c.mark[y] != 255] + [y for y in pile if c.mark[y] == 255]
         if i < len(rest) and rest[i].isdigit():
             want = N.number(rest[i], 1, 3, "number of pieces")
+            if want > len(pile):
+                # refused as the box refuses it, never shortened to what is there
+                raise RuleError(N.too_few(c, a, len(pile)))
             pieces = marked[:want]
             i += 1
         while i < len(rest) and "/" in rest[i]:
             pieces.append(N.card_of(rest[i], c, [y for y in g.table[p] if y not in pieces]))
             i += 1
         if not pieces:
+            if not pile:
+                raise RuleError(N.too_few(c, a, 0))
             pieces = marked[:3]
         action = replace = None
         while i < len(rest):
             kw = rest[i].lower()
+            if kw in N.ADVANCED_WORDS and not g.advanced:
+                raise RuleError(N.advanced_only(kw))
             if kw == "forbid" and i + 1 < len(rest):
                 action = ("forbid", N.mark(rest[i + 1], c))
                 i += 2
