@@ -109,13 +109,15 @@ def _deploy_wall(board):
     return float(m.group(1)) if m else None
 
 
-def _game(log):
-    """An 8-player game on pico-8p: every grab's wheel-LED latency, the heap
-    (console `state` every half second), LED frame times, the main loop."""
-    img = deploy.image("pico-8p")
+def _game(log, board="pico-8p"):
+    """An 8-player game (pico-8p: answer keys; pico2-8p: dials): every grab's
+    wheel-LED latency, the heap (console `state` every half second), LED
+    frame times, the main loop."""
+    img = deploy.image(board)
     lat = []
     free = []
-    with EmuTable("pico-8p", flash=img) as t:
+    with EmuTable(board, flash=img) as t:
+        dials = t.board.plates == "dial"
         t.boot()
         t.run(300)
 
@@ -138,7 +140,10 @@ def _game(log):
             t.wait_event("faces", 3000, since=n)
             heap()
             for s in range(7):
-                t.key(s, 3)
+                if dials:
+                    t.place(s, 1 + (s + rnd) % 7)
+                else:
+                    t.key(s, 3)
                 t.run(30)
                 at = t.pico.nanos + MS
                 c0, _ = t.frames(1)
@@ -247,8 +252,18 @@ def figures(log=print):
     log("  Cheesonomics on pico-8p: heap beside the market and bank")
     R["cheesonomics_free"] = _cheesonomics()
     R["idle_speed_x"] = round(_idle_speed(), 1)
-    log("  every press kind, pin edge to its LED on the wire (pico-4p, pico-8p)")
-    R["press_ms"] = latency.measure()
+    from emu.pico import EmulatorMissing, locate
+    try:
+        locate("rp2350")
+        boards = ("pico-4p", "pico-8p", "pico2-8p")
+    except EmulatorMissing as e:
+        R["rp2350"] = {"skipped": str(e)}
+        boards = ("pico-4p", "pico-8p")
+    log("  every press kind, pin edge to its LED on the wire (%s)" % ", ".join(boards))
+    R["press_ms"] = latency.measure(boards)
+    if "pico2-8p" in boards:
+        log("  the Pico 2 (pico2-8p, emulated RP2350): boot, an 8-player game with dials")
+        R["rp2350"] = {"boot_mpy": _boot("pico2-8p", False), "game": _game(log, "pico2-8p")}
     log("  the emulator's speed per state (pico-4p)")
     R["speed_per_state"] = _speed_per_state()
     R["load_avg"] = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
@@ -301,6 +316,8 @@ def rows(R):
     out.append(("make flash to the emulated Pico (wall)", ", ".join("%s %.0f s" % (k, v) for k, v in
                                                                   R["flash_wall_s"].items() if v)))
     out.append(("emulator speed, idle box", "%sx real time" % R["idle_speed_x"]))
+    if "rp2350" in R:
+        out += rp2350_rows(R["rp2350"])
     if "speed_per_state" in R:
         out.append(("emulator speed per state (pico-4p, 3 players)",
                     "emulated s / wall s, load average %s" % R.get("load_avg")))
@@ -309,27 +326,29 @@ def rows(R):
 
 
 
-BARE_CODE = "import gc, sys\ngc.collect()\nprint('BARE', sys.implementation.name, gc.mem_free())\n"
+def rp2350_rows(P):
+    """The Pico 2's own figures (its press kinds are in the press rows)."""
+    if "skipped" in P:
+        return [("6b EMULATED PICO 2", "skipped: " + P["skipped"])]
+    g = P["game"]
+    lat = g["latency_us"]
+    out = [("6b EMULATED PICO 2", "official MicroPython 1.28 RPI_PICO2 firmware on rp2350js, 150 MHz, emulated time")]
+    out.append(("power-on to the joining screen on the LEDs (pico2-8p, .mpy)", "%s ms (boot event at %s ms)"
+                % (P["boot_mpy"]["joining_shown_ms"], P["boot_mpy"]["boot_event_ms"])))
+    if lat:
+        out.append(("buzz pin edge to wheel LED on the wire", "max %.0f us, median %.0f us, n=%d (pico2-8p, 8 players, dials)"
+                    % (max(lat), statistics.median(lat), len(lat))))
+    out.append(("main loop: step + read_line + next_wake, idle", "%s us" % g["loop_us"]))
+    out.append(("heap free after boot (gc.collect, gc.mem_free)", "%s B" % g["heap_free_after_boot"]))
+    out.append(("heap free, minimum over the game (after collections)", "%s B" % g["heap_free_min"]))
+    return out
 
 
 def smoke(log=print):
-    """The smallest run for `bench.py --smoke`. With pico-8p's flash image
-    already built for this firmware (build/emu/, by `make flash` on the
-    emulated Pico: a full bench or the emulated-Pico tests make it; building
-    it takes about a minute): power up from it, read the console `state` once
-    (the heap free after boot). Without it, a minimal check only, labelled
-    so: the bare MicroPython rp2 firmware powered up, with nothing of ours
-    deployed, its free heap read in the raw REPL (the emulator, rp2040js and
-    the serial link work)."""
-    img = deploy.cached("pico-8p")
-    if img is None:
-        log("  no cached pico-8p flash image: minimal check on the bare MicroPython firmware")
-        with EmuTable("pico-8p") as t:
-            t.run(500)
-            out, err = t.exec_raw(BARE_CODE, ms=10000)
-        m = re.search(r"BARE (\w+) (\d+)", out)
-        return {"smoke": "bare", "heap_free_bare": int(m.group(2)) if m else None,
-                "error": (err.strip().splitlines() or [""])[-1]}
+    """The smallest run for `bench.py --smoke`: power up pico-8p from its flash
+    image (built on the host in about a second), read the console `state`
+    once (the heap free after boot) and time one join."""
+    img = deploy.image("pico-8p")
     with EmuTable("pico-8p", flash=img) as t:
         boot = t.boot()
         t.run(300)
@@ -344,17 +363,11 @@ def smoke(log=print):
 
 def smoke_figure(R):
     """The one figure the smoke checks (positive)."""
-    if R["smoke"] == "boot":
-        return R.get("heap_free_after_boot") if R.get("join_ms") else None
-    return R.get("heap_free_bare")
+    return R.get("heap_free_after_boot") if R.get("join_ms") else None
 
 
 def smoke_rows(R):
-    if R["smoke"] == "bare":
-        return [("6 EMULATED PICO (smoke, minimal: no cached flash image, firmware NOT deployed)",
-                 "bare MicroPython 1.28 rp2 firmware on rp2040js, raw REPL"),
-                ("heap free, bare MicroPython (nothing of ours loaded)", "%s B" % R["heap_free_bare"])]
-    return [("6 EMULATED PICO (smoke: boot from the cached flash image + one heap reading)",
+    return [("6 EMULATED PICO (smoke: boot from a host-built flash image + one heap reading)",
              "official MicroPython 1.28 rp2 firmware on rp2040js, 125 MHz, emulated time"),
             ("boot event (pico-8p, .mpy)", "%s ms" % R["boot_event_ms"]),
             ("heap free after boot (gc.collect, gc.mem_free)", "%s B" % R["heap_free_after_boot"]),

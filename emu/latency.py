@@ -133,10 +133,12 @@ def _cheese_master(board, image, rec_kinds, rounds=3, events=None):
             events.extend(t.events)
 
 
-def _cheesonomics(image, rec_kinds, turns=2, events=None):
-    """pico-8p: Cheesonomics picked, 3 players, basic; entry steps (a key,
-    then the buzzer) and money on demand (another player's buzzer)."""
-    with EmuTable("pico-8p", flash=image) as t:
+def _cheesonomics(image, rec_kinds, turns=2, events=None, board="pico-8p"):
+    """Cheesonomics picked, 3 players, basic; entry steps (pico-8p: a key,
+    then the buzzer; pico2-8p: the dial turned, then the buzzer) and money
+    on demand (another player's buzzer)."""
+    with EmuTable(board, flash=image) as t:
+        dials = t.board.plates == "dial"
         t.boot(5000)
         down = t.pico.nanos
         t.press("roll", hold_ms=2500)   # the game menu: Cheesonomics
@@ -159,8 +161,13 @@ def _cheesonomics(image, rec_kinds, turns=2, events=None):
             r.press("money on demand", other)
             t.run(3200)                 # it stays up 3 s
             for v in (3, 3):            # produce (action key 3), 3 cards
-                t.key(s, v)
-                t.run(90)
+                if dials:
+                    # a dial step: the station shows it, 300 ms after the last
+                    t.place(s, v)
+                    t.run(350)
+                else:
+                    t.key(s, v)
+                    t.run(90)
                 r.press("Cheesonomics entry step", s)
                 t.run(200)
             t.wait_event("action", 5000, since=since)
@@ -170,15 +177,15 @@ def _cheesonomics(image, rec_kinds, turns=2, events=None):
 
 
 def measure(boards=("pico-4p", "pico-8p"), image=None):
-    """{board: {kind: [ms or None, ...]}} on each RP2040 board."""
+    """{board: {kind: [ms or None, ...]}} on each board named."""
     from emu import deploy
     image = image or deploy.image
     out = {}
     for b in boards:
         kinds = {}
         _cheese_master(b, image(b), kinds)
-        if b == "pico-8p":
-            _cheesonomics(image(b), kinds)
+        if b in ("pico-8p", "pico2-8p"):
+            _cheesonomics(image(b), kinds, board=b)
         out[b] = kinds
     return out
 

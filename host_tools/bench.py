@@ -530,6 +530,11 @@ def sane_emu(E):
                 raise BenchError("emulated Pico %s %s: %d of %d presses lit nothing"
                                  % (board, kind, s["unlit"], s["n"]))
     need("boot parts", *E["boot_parts_us"].values())
+    P = E.get("rp2350", {})
+    if "skipped" not in P:
+        g2 = P["game"]
+        need("emulated Pico 2 figures", g2["heap_free_after_boot"], g2["heap_free_min"], g2["loop_us"],
+             len(g2["latency_us"]), P["boot_mpy"]["joining_shown_ms"])
 
 SECTIONS = (("1", "1 GAME"), ("2", "2 STEADY STATE"), ("3", "3 COST"), ("4", "4 IMPORT"),
             ("5", "5 SIMULATOR"), ("6", "6 EMULATED PICO"))

@@ -336,6 +336,8 @@ class Companion:
         self.refuse_until = -1
         self.show_what = 0
         box.tunes.play(sound.MENU, box.now)
+        if box.dials and self.entry.complete(self.advanced):
+            return True                 # played at once: the LEDs show the next turn
         self._changed()
         return True
 
