@@ -100,16 +100,6 @@ def image(board, keep_py=False, tools=False):
     return path
 
 
-def cached(board, keep_py=False):
-    """Path of the host-built flash image image() would return if it is
-    already built for the firmware as it is now, else None (never builds)."""
-    if not builds_on_host(chip_of(board)):
-        return None
-    kind = "%s-%s-host-" % (board, "py" if keep_py else "mpy")
-    path = os.path.join(CACHE, kind + _digest(board, keep_py, False) + ".img")
-    return path if os.path.exists(path) else None
-
-
 def _build_on_host(board, keep_py, path):
     import time
     from host_tools import fsimage
