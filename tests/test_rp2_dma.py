@@ -222,6 +222,34 @@ def test_segment_switch_between_the_two_register_reads_loses_no_word(pico, seed)
     assert len(sent) > 20 * RING        # both channels switched dozens of times
 
 
+def test_a_lap_of_whole_segments_between_two_polls_is_an_overrun_not_a_freeze(pico):
+    """The soak's 256-word segment: a chattering wire pushes two segments and
+    a bit between two polls (a flash erase holds the CPU), so the channel
+    read last is busy again, behind where it was. The port says an overrun
+    and reads on: the newest ring of words, in order, and every word after
+    it. Before the fix it took that for no word at all and ignored every
+    word until the count passed its old place again (the 1-minute soak lost
+    presses for 10-15 s after a chatter)."""
+    b = make_buttons(pico, RING)
+    chip = pico.chip
+    sent = []
+
+    def words(n):
+        for _ in range(n):
+            sent.append(len(sent) + 1)
+            chip.push(sent[-1])
+    words(200)
+    b.poll(None)
+    assert b.decoder.words == sent and b.overruns == 0
+    words(2 * RING - 50)                # the same channel again, at 150 < 200
+    b.poll(None)
+    assert b.overruns == 1 and b.lost == 2 * RING - 50 - RING
+    assert b.decoder.words[200:] == sent[-RING:]     # the newest ring, oldest first
+    words(3)                            # a press after it: read at once
+    b.poll(None)
+    assert b.decoder.words[-3:] == sent[-3:]
+
+
 def test_every_pack_ctrl_names_chain_to_and_the_ring(pico):
     """Defect 3: before MicroPython v1.26 pack_ctrl's defaults were RP2040 bit
     positions; every call names chain_to, ring_size and ring_sel itself."""

@@ -184,14 +184,21 @@ class Buttons:
             new = done - self.seg_done
         else:                                    # the other channel took over
             new = seg - self.seg_done + done
-        if new <= 0:
+        if new == 0:
             return
         self.seg_ch = ch
         self.seg_done = done
-        if new > _RING_WORDS:                    # the ring lapped us: keep the newest
+        if new < 0 or new > _RING_WORDS:
+            # the ring lapped us: keep the newest words, from the oldest still
+            # there (the writer's place: segments are whole rings). new < 0:
+            # the channel seen last is busy again behind where it was, so the
+            # pair went round whole segments unseen (possible only with a
+            # small test segment: 2^20 words take 16 s of chattering); were
+            # that not taken as a lap, every word would be ignored until the
+            # count passed the old place again
             self.overruns += 1
-            self.lost += new - _RING_WORDS
-            self.read_pos = (self.read_pos + new - _RING_WORDS) % _RING_WORDS
+            self.lost += (new if new > 0 else new + 2 * seg) - _RING_WORDS
+            self.read_pos = done % _RING_WORDS
             new = _RING_WORDS
         dec = self.decoder
         dec.advance(time.ticks_us())
