@@ -186,6 +186,7 @@ class BoxView:
         self.sim = sim
         self._frames = [None] * len(sim.board.chains)   # port frame last decoded
         self._pixels = [None] * len(sim.board.chains)
+        self._countries = None      # Cheesonomics' countries, for labels before a game
 
     def chains(self):
         """Every chain's pixels, decoded from the wire bytes back to RGB.
@@ -216,20 +217,50 @@ class BoxView:
         leds = px[ci][start:start + TRACK_PIXELS]
         return leds[::-1] if self.sim.board.track_reversed else leds
 
+    def labels(self):
+        """What each die means now, for the picked game and the screen it is
+        on (the box's own screens first: "stop?", the offer to resume)."""
+        box = self.sim.box
+        state = box.state_name()
+        if state == "stop?":
+            return ["stop?", "", "ROLL: stop", "", "", ""]
+        if state == "resume":
+            return ["ROLL: resume", "L: new game", "", "", "", ""]
+        if box.module.NAME == "cheesonomics":
+            if box.game is not None:
+                countries = list(box.game.cards.countries)
+            else:
+                if self._countries is None:     # the card list, read as the box reads it
+                    from cheesonomics.cardfile import load
+                    self._countries = list(load().countries)
+                countries = self._countries
+            if state == "variant":
+                out = countries + ["variant -/+"]
+            elif state == "layout":
+                out = ["card %d" % (i + 1) for i in range(5)] + ["sector"]
+            elif state == "final":
+                out = ["who", "money", "money", "", "", "winner"]
+            elif state == "join":
+                out = countries + ["joined"]
+            else:
+                out = countries + ["turn, money"]
+        else:
+            out = list(box.keep["dice"][0])
+        if state == "join" and box.notice:      # the cross (and its code): see why
+            out[0] = "problem"
+            if box.notice_code:
+                out[1] = "error code"
+        return out
+
     def _dice_row(self, px, first):
         """Three dice side by side: a label line, then 4 lines of half blocks
         (2 columns an LED, so an 8x8 matrix comes out square)."""
         box = self.sim.box
         lines = [Text() for _ in range(5)]
+        labels = self.labels()
         for d in range(first, first + 3):
             gap = "  " if d > first else ""
-            if box.module.NAME == "cheesonomics":
-                label = ""
-                if box.game is not None:
-                    label = box.game.cards.countries[d] if d < 5 else "turn, money"
-            else:
-                label = box.keep["dice"][0][d]
-            name = "%d %s" % (d + 1, label)
+            name = "%d %s" % (d + 1, labels[d])
             name = name.ljust(16) if len(name) <= 16 else name[:15] + "\u2026"
             playing = match_of(box) is not None and d in box.game.in_play
             lines[0].append(gap + name, style="bold" if playing else "dim")

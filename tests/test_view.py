@@ -421,3 +421,34 @@ def test_the_campaign_game_over_hint_gives_each_key_one_meaning():
     h = hint(sim)
     assert h.count("L ") == 1 and "end the campaign" in h and "back to joining" not in h
     assert "ROLL: the campaign's next game" in h
+
+
+def _lit(pixels):
+    return [c for line in pixels for c in line if c != DARK]
+
+
+def test_the_dice_labels_say_what_the_dice_show_for_the_picked_game():
+    # joining with Cheesonomics picked: five coins in the countries' colours, how many joined on die 6
+    sim = headless(board("pico-8p"), "game cheesonomics\n")
+    rows = screen(lambda c: snapshot(sim, c))
+    text = text_of(rows)
+    assert "yellow" not in text and "orange" not in text
+    assert "1 France" in text and "5 Greece" in text and "6 joined" in text
+    france, italy = _lit(die_pixels(rows, 1, "France")), _lit(die_pixels(rows, 2, "Italy"))
+    assert france and all(b > r and b > g for r, g, b in france)     # a blue coin
+    assert italy and all(g > r and g > b for r, g, b in italy)       # a green one
+    run_script(sim, "game cheese master\n")                          # and back: Cheese Master's dice
+    text = text_of(screen(lambda c: snapshot(sim, c)))
+    assert "1 yellow A" in text and "6 orange king" in text and "France" not in text
+    # a board that cannot host it: the cross on die 1 is labelled as the problem it is
+    sim = headless(board(), "game cheesonomics\nplayers 3\n")
+    assert sim.box.display.shown[0] == "cross"
+    assert "1 problem" in text_of(screen(lambda c: snapshot(sim, c)))
+    # the offer to resume: a tick (ROLL) and a plus (hold ROLL), in either game
+    for script in ("game cheesonomics\nplayers 3\nvariant basic\nproduce P2 3\npowercut\n",
+                   "players 2\ndice yellow\npowercut\n"):
+        sim = headless(board("pico-8p"), script)
+        assert sim.box.state_name() == "resume"
+        text = text_of(screen(lambda c: snapshot(sim, c)))
+        assert "1 ROLL: resume" in text and "2 L: new game" in text and "France" not in text
+        assert "yellow" not in text
