@@ -118,8 +118,11 @@ def hint(sim):
             how = "%s + a digit (dial), then %d (buzzer)" % (PLATE_KEYS[s], s + 1)
         else:
             how = "%s + digits (a key a value), then %d (buzzer)" % (PLATE_KEYS[s], s + 1)
-        text = ("P%d, %s: %s; space: back a step (none keyed: deck, money); p + your number: "
-                "undo; other buzzers: their money" % (s + 1, step_legend(g), how))
+        text = "P%d, %s: %s; space: back a step (none keyed: deck, money)" % (s + 1, step_legend(g), how)
+        undo = gesture(box)
+        if undo is not None:        # only while it can be undone, and by whom
+            text += "; %s: %s" % (undo[0], undo[2])
+        text += "; other buzzers: their money"
     elif state == "menu" and _cm_game(box):
         g = box.game
         # the menu opens on the table's last choice (flow.py keeps it): say so
@@ -133,6 +136,8 @@ def hint(sim):
             text = "ROLL: the campaign's next game; L (hold ROLL): end the campaign, crown the king"
     else:
         text = HINTS.get(state, "")
+        if state == "final" and gesture(box) is not None:
+            text += "; %s: %s" % gesture(box)[::2]
     if m is not None and box.game.campaign is not None and state == "ready":
         text += "; L (hold ROLL): abandon the campaign"
     return text
@@ -426,9 +431,13 @@ class Game:
             t.add_row(str(s + 1), Text("buzzer of P%d" % (s + 1), style=Style(color=Color.from_rgb(*STATION[s]))))
         t.add_row("space", "ROLL")
         t.add_row("L", "ROLL held 2.2 s")
-        t.add_row("p 1-%d" % n, "ROLL held + buzzer (%s)" % _gesture_meaning(self.sim.box))
-        if self.sim.board.electronic:
-            t.add_row("%s-%s 0-7" % (PLATE_KEYS[0], PLATE_KEYS[n - 1]), "place station 1-%d's plate" % n)
+        box = self.sim.box
+        g = gesture(box)
+        if g is not None:
+            t.add_row(g[0], "ROLL held + buzzer (%s)" % g[2])
+        keys = answer_keys(box) if self.sim.board.electronic else None
+        if keys is not None:
+            t.add_row("%s-%s 0-7" % (PLATE_KEYS[0], PLATE_KEYS[n - 1]), keys[1])
         t.add_row("Esc", "quit (also Ctrl-C)")
         body = [t, Text(), Text(hint(self.sim), style="italic"), Text()]
         why = self.why.now()
@@ -462,11 +471,15 @@ class Game:
         keys.append(" ROLL  ")
         keys.append("L", "bold cyan")
         keys.append(" long ROLL  ")
-        keys.append("p 1-%d" % n, "bold cyan")
-        keys.append(" %s  " % _gesture_short(self.sim.box))
-        if self.sim.board.electronic:
+        box = self.sim.box
+        g = gesture(box)
+        if g is not None:
+            keys.append(g[0], "bold cyan")
+            keys.append(" %s  " % g[1])
+        what = answer_keys(box) if self.sim.board.electronic else None
+        if what is not None:
             keys.append("%s-%s 0-7" % (PLATE_KEYS[0], PLATE_KEYS[n - 1]), "bold cyan")
-            keys.append(" dial  " if self.sim.box.dials else " plate key  ")
+            keys.append(" %s  " % what[0])
         keys.append("Esc", "bold cyan")
         keys.append(" quit")
         if self.pending == "p":
@@ -623,20 +636,39 @@ def timing_line(sim, virtual_s, wall_s, frames=None):
     return text
 
 
-def _gesture_short(box):
-    """The same, in a word, for the one-line legend."""
-    if box.state_name() == "join":
-        return "light/sound"
+def gesture(box):
+    """What ROLL held + a buzzer does on this screen (the README's gesture
+    table), as (the keys that do it, in a word, in words); None where it does
+    nothing: the legend names only what the keys do now."""
+    state = box.state_name()
+    if state == "join":
+        return "p 1/2", "light/sound", "1 brightness, 2 volume"
+    if box.game is None or box.asking:
+        return None                     # the offer to resume, "stop?": nothing of its own
+    g = box.game
     if box.module.NAME == "cheesonomics":
-        return "undo"
-    return "penalty"
+        # the last action's player undoes it, until the next player keys a value
+        if g.undo is None or state not in ("turn", "final") or g.entry.k:
+            return None
+        p = g.stations[g.undo["cur"]] + 1
+        return "p %d" % p, "undo", "P%d undoes their last action" % p
+    if g.in_game():
+        return "p 1-%d" % box.n, "penalty", "table penalty: 1 point"
+    return None                         # the menu, game over, the King
 
 
-def _gesture_meaning(box):
-    """What ROLL held + a buzzer does on this screen (the README's gesture table)."""
-    if box.state_name() == "join":
-        return "1 brightness, 2 volume"
+def answer_keys(box):
+    """What the stations' keys or dials do on this screen, (in a word, in
+    words); None where they do nothing (joining, between games)."""
+    if box.game is None or box.asking:
+        return None
     if box.module.NAME == "cheesonomics":
-        return "your own: undo"
-    return "table penalty"
-
+        s = box.game.active()
+        if s < 0:
+            return None
+        if box.dials:
+            return "dial a value", "P%d's dial: a value, then the buzzer" % (s + 1)
+        return "key a value", "P%d's keys: a value a key" % (s + 1)
+    if not box.game.in_game():
+        return None
+    return ("dial", "turn a station's dial (its plate)") if box.dials else ("plate key", "place a station's plate")

@@ -452,3 +452,38 @@ def test_the_dice_labels_say_what_the_dice_show_for_the_picked_game():
         text = text_of(screen(lambda c: snapshot(sim, c)))
         assert "1 ROLL: resume" in text and "2 L: new game" in text and "France" not in text
         assert "yellow" not in text
+
+
+def _legend(game, w=80):
+    """The one-line legend of a w x 24 terminal."""
+    console = Console(record=True, width=w, height=24, file=io.StringIO())
+    console.print(game.frame(w, 24))
+    return [x for x in console.export_text().split("\n") if x.startswith("1-")][0]
+
+
+def test_the_legend_names_only_what_the_keys_do_in_this_game_and_screen():
+    from sim.view import hint
+    game = Game(headless(board("pico-8p"), "game cheesonomics\nplayers 3\nvariant basic\n"))
+    legend, wide = _legend(game), _shown(game)
+    assert "penalty" not in legend and "penalty" not in wide     # no penalties in Cheesonomics
+    assert "p 1-8" not in legend and "undo" not in legend          # nothing to undo yet
+    assert "undo" not in wide and "undo" not in hint(game.sim)
+    assert "q-i 0-7 key a value" in legend and "P2's keys: a value a key" in wide
+    run_script(game.sim, "produce P2 3\n")
+    assert "p 2 undo" in _legend(game) and "P2 undoes their last action" in _shown(game)
+    assert "p 2: P2 undoes their last action" in hint(game.sim)
+    run_script(game.sim, "answer P3 1\n")                          # the next player has keyed: too late
+    assert "undo" not in _legend(game) and "undo" not in hint(game.sim)
+    # Cheese Master: a penalty only in a game; the plates only while a round is played
+    game = Game(headless(board("pico-8p"), "players 3\n"))
+    legend = _legend(game)
+    assert game.sim.box.state_name() == "menu"
+    assert "penalty" not in legend and "p 1-8" not in legend and "plate" not in legend
+    run_script(game.sim, "dice yellow\n")
+    assert "p 1-8 penalty" in _legend(game) and "q-i 0-7 plate key" in _legend(game)
+    assert "table penalty" in _shown(game)
+    # joining: ROLL held + buzzer 1 or 2 (brightness, volume); the plates do nothing there
+    game = Game(headless(board("pico-8p")))
+    legend = _legend(game)
+    assert "p 1/2 light/sound" in legend and "q-i" not in legend and "penalty" not in legend
+    assert "1 brightness, 2 volume" in _shown(game)
