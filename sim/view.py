@@ -447,9 +447,9 @@ class Game:
             body.append(Text("ROLL held: press 1-%d" % n, style="bold yellow"))
         elif self.pending is not None:
             body.append(Text("plate of P%d selected: press 0-7" % (self.pending + 1), style="bold yellow"))
-        tune = self.sim.box.tunes.tune
-        if tune is not None:
-            body.append(Text("\u266a " + TUNES.get(id(tune), "%d Hz" % self.sim.port.freq), style="magenta"))
+        tune = self.tune_text()
+        if tune:
+            body.append(Text(tune, style="magenta"))
         body.append(Text("> " + self.said, style="dim"))
         if self.timing:
             body.append(Text(self.timing_text(), style="dim"))
@@ -493,18 +493,31 @@ class Game:
         keys.no_wrap = True
         keys.overflow = "ellipsis"
         out = [keys]
+        # the tune playing now leads the next line, never cut: the low buzz
+        # of a refusal is the only sign of some (as in the wide panel)
+        tune = self.tune_text()
+        sign = tune + "  " if tune else ""
         # the hint wraps into the lines left, cut (with an ellipsis) only
         # when there are no more
         room = max(1, room - 1)
-        lines = textwrap.wrap(said.plain, width) or [""]
+        lines = textwrap.wrap(sign + said.plain, width) or [""]
         if len(lines) > room:
             lines = lines[:room - 1] + [" ".join(lines[room - 1:])]
-        for line in lines:
+        for i, line in enumerate(lines):
             t = Text(line, style=said.style)
+            if i == 0 and sign:
+                t.stylize(Style(color="magenta", italic=False, bold=False), 0, len(tune))
             t.no_wrap = True
             t.overflow = "ellipsis"
             out.append(t)
         return out
+
+    def tune_text(self):
+        """The tune the box plays now, by name ("\u266a refused"), or ""."""
+        tune = self.sim.box.tunes.tune
+        if tune is None:
+            return ""
+        return "\u266a " + TUNES.get(id(tune), "%d Hz" % self.sim.port.freq)
 
     def frame(self, width=200, height=100):
         """The box beside the help panel; on a small terminal (80x24) the

@@ -487,3 +487,28 @@ def test_the_legend_names_only_what_the_keys_do_in_this_game_and_screen():
     legend = _legend(game)
     assert "p 1/2 light/sound" in legend and "q-i" not in legend and "penalty" not in legend
     assert "1 brightness, 2 volume" in _shown(game)
+
+
+def test_a_refusals_tune_shows_at_every_width():
+    # P3 keys 1 (collect by animal), then 2, the goat P2's knife locks: the low buzz plays
+    game = Game(headless(board("pico-8p"), "game cheesonomics\nplayers 3\nvariant basic\n"
+                         "collect P2 goat\nanswer P3 1\nwait 100\nanswer P3 2\nwait 20\n"))
+    assert game.sim.box.tunes.tune is not None
+    for w, h in ((140, 50), (111, 50), (100, 24), (80, 24), (140, 24)):
+        console = Console(record=True, width=w, height=h, file=io.StringIO())
+        console.print(game.frame(w, h))
+        text = console.export_text()
+        lines = text.rstrip("\n").split("\n")
+        assert "\u266a refused" in text, (w, h)
+        assert len(lines) <= h and all(len(x) <= w for x in lines), (w, h)
+    # the 8-station Cheese Master round, the tallest picture: the sign still fits in 80x24
+    game = Game(headless(board("pico-8p"), "players 8\ndice campaign\nrollbutton\nwait 1600\n"
+                         "buzz P1\nwait 10\n"))                      # a grab with no key: refused
+    assert game.sim.box.tunes.tune is not None
+    console = Console(record=True, width=80, height=24, file=io.StringIO())
+    console.print(game.frame(80, 24))
+    assert "\u266a refused" in console.export_text()
+    run_script(game.sim, "wait 1000\n")                              # the tune is over: no sign
+    console = Console(record=True, width=80, height=24, file=io.StringIO())
+    console.print(game.frame(80, 24))
+    assert "\u266a" not in console.export_text()
