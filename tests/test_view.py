@@ -512,3 +512,18 @@ def test_a_refusals_tune_shows_at_every_width():
     console = Console(record=True, width=80, height=24, file=io.StringIO())
     console.print(game.frame(80, 24))
     assert "\u266a" not in console.export_text()
+
+
+def test_back_to_cheese_master_on_pico_4p_the_cross_and_its_reason_go():
+    game = Game(Sim(board()))
+    keys(game, ["L"], ms=2600)                          # a long ROLL: Cheesonomics offered
+    keys(game, ["1", "2", " "])                         # ROLL: refused, a red cross on die 1
+    assert game.sim.box.display.shown[0] == "cross"
+    assert "why: box: cheesonomics needs answer keys or dials" in _shown(game)
+    assert "1 problem" in text_of(screen(lambda c: snapshot(game.sim, c)))
+    keys(game, ["L"], ms=2600)                          # back to Cheese Master
+    assert game.sim.box.module.NAME == "cheese master"
+    assert game.sim.box.display.shown[0] != "cross"
+    assert "cheesonomics" not in _shown(game) and "cheesonomics" not in _shown(game, 80, 24)
+    text = text_of(screen(lambda c: snapshot(game.sim, c)))
+    assert "1 yellow A" in text and "problem" not in text
