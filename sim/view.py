@@ -118,8 +118,11 @@ def hint(sim):
             how = "%s + a digit (dial), then %d (buzzer)" % (PLATE_KEYS[s], s + 1)
         else:
             how = "%s + digits (a key a value), then %d (buzzer)" % (PLATE_KEYS[s], s + 1)
-        text = ("P%d, %s: %s; space: back a step (none keyed: deck, money); p + your number: "
-                "undo; other buzzers: their money" % (s + 1, step_legend(g), how))
+        text = "P%d, %s: %s; space: back a step (none keyed: deck, money)" % (s + 1, step_legend(g), how)
+        undo = gesture(box)
+        if undo is not None:        # only while it can be undone, and by whom
+            text += "; %s: %s" % (undo[0], undo[2])
+        text += "; other buzzers: their money"
     elif state == "menu" and _cm_game(box):
         g = box.game
         # the menu opens on the table's last choice (flow.py keeps it): say so
@@ -133,6 +136,8 @@ def hint(sim):
             text = "ROLL: the campaign's next game; L (hold ROLL): end the campaign, crown the king"
     else:
         text = HINTS.get(state, "")
+        if state == "final" and gesture(box) is not None:
+            text += "; %s: %s" % gesture(box)[::2]
     if m is not None and box.game.campaign is not None and state == "ready":
         text += "; L (hold ROLL): abandon the campaign"
     return text
@@ -186,6 +191,7 @@ class BoxView:
         self.sim = sim
         self._frames = [None] * len(sim.board.chains)   # port frame last decoded
         self._pixels = [None] * len(sim.board.chains)
+        self._countries = None      # Cheesonomics' countries, for labels before a game
 
     def chains(self):
         """Every chain's pixels, decoded from the wire bytes back to RGB.
@@ -216,20 +222,50 @@ class BoxView:
         leds = px[ci][start:start + TRACK_PIXELS]
         return leds[::-1] if self.sim.board.track_reversed else leds
 
+    def labels(self):
+        """What each die means now, for the picked game and the screen it is
+        on (the box's own screens first: "stop?", the offer to resume)."""
+        box = self.sim.box
+        state = box.state_name()
+        if state == "stop?":
+            return ["stop?", "", "ROLL: stop", "", "", ""]
+        if state == "resume":
+            return ["ROLL: resume", "L: new game", "", "", "", ""]
+        if box.module.NAME == "cheesonomics":
+            if box.game is not None:
+                countries = list(box.game.cards.countries)
+            else:
+                if self._countries is None:     # the card list, read as the box reads it
+                    from cheesonomics.cardfile import load
+                    self._countries = list(load().countries)
+                countries = self._countries
+            if state == "variant":
+                out = countries + ["variant -/+"]
+            elif state == "layout":
+                out = ["card %d" % (i + 1) for i in range(5)] + ["sector"]
+            elif state == "final":
+                out = ["who", "money", "money", "", "", "winner"]
+            elif state == "join":
+                out = countries + ["joined"]
+            else:
+                out = countries + ["turn, money"]
+        else:
+            out = list(box.keep["dice"][0])
+        if state == "join" and box.notice:      # the cross (and its code): see why
+            out[0] = "problem"
+            if box.notice_code:
+                out[1] = "error code"
+        return out
+
     def _dice_row(self, px, first):
         """Three dice side by side: a label line, then 4 lines of half blocks
         (2 columns an LED, so an 8x8 matrix comes out square)."""
         box = self.sim.box
         lines = [Text() for _ in range(5)]
+        labels = self.labels()
         for d in range(first, first + 3):
             gap = "  " if d > first else ""
-            if box.module.NAME == "cheesonomics":
-                label = ""
-                if box.game is not None:
-                    label = box.game.cards.countries[d] if d < 5 else "turn, money"
-            else:
-                label = box.keep["dice"][0][d]
-            name = "%d %s" % (d + 1, label)
+            name = "%d %s" % (d + 1, labels[d])
             name = name.ljust(16) if len(name) <= 16 else name[:15] + "\u2026"
             playing = match_of(box) is not None and d in box.game.in_play
             lines[0].append(gap + name, style="bold" if playing else "dim")
@@ -395,9 +431,13 @@ class Game:
             t.add_row(str(s + 1), Text("buzzer of P%d" % (s + 1), style=Style(color=Color.from_rgb(*STATION[s]))))
         t.add_row("space", "ROLL")
         t.add_row("L", "ROLL held 2.2 s")
-        t.add_row("p 1-%d" % n, "ROLL held + buzzer (%s)" % _gesture_meaning(self.sim.box))
-        if self.sim.board.electronic:
-            t.add_row("%s-%s 0-7" % (PLATE_KEYS[0], PLATE_KEYS[n - 1]), "place station 1-%d's plate" % n)
+        box = self.sim.box
+        g = gesture(box)
+        if g is not None:
+            t.add_row(g[0], "ROLL held + buzzer (%s)" % g[2])
+        keys = answer_keys(box) if self.sim.board.electronic else None
+        if keys is not None:
+            t.add_row("%s-%s 0-7" % (PLATE_KEYS[0], PLATE_KEYS[n - 1]), keys[1])
         t.add_row("Esc", "quit (also Ctrl-C)")
         body = [t, Text(), Text(hint(self.sim), style="italic"), Text()]
         why = self.why.now()
@@ -407,9 +447,9 @@ class Game:
             body.append(Text("ROLL held: press 1-%d" % n, style="bold yellow"))
         elif self.pending is not None:
             body.append(Text("plate of P%d selected: press 0-7" % (self.pending + 1), style="bold yellow"))
-        tune = self.sim.box.tunes.tune
-        if tune is not None:
-            body.append(Text("\u266a " + TUNES.get(id(tune), "%d Hz" % self.sim.port.freq), style="magenta"))
+        tune = self.tune_text()
+        if tune:
+            body.append(Text(tune, style="magenta"))
         body.append(Text("> " + self.said, style="dim"))
         if self.timing:
             body.append(Text(self.timing_text(), style="dim"))
@@ -431,11 +471,15 @@ class Game:
         keys.append(" ROLL  ")
         keys.append("L", "bold cyan")
         keys.append(" long ROLL  ")
-        keys.append("p 1-%d" % n, "bold cyan")
-        keys.append(" %s  " % _gesture_short(self.sim.box))
-        if self.sim.board.electronic:
+        box = self.sim.box
+        g = gesture(box)
+        if g is not None:
+            keys.append(g[0], "bold cyan")
+            keys.append(" %s  " % g[1])
+        what = answer_keys(box) if self.sim.board.electronic else None
+        if what is not None:
             keys.append("%s-%s 0-7" % (PLATE_KEYS[0], PLATE_KEYS[n - 1]), "bold cyan")
-            keys.append(" dial  " if self.sim.box.dials else " plate key  ")
+            keys.append(" %s  " % what[0])
         keys.append("Esc", "bold cyan")
         keys.append(" quit")
         if self.pending == "p":
@@ -449,18 +493,31 @@ class Game:
         keys.no_wrap = True
         keys.overflow = "ellipsis"
         out = [keys]
+        # the tune playing now leads the next line, never cut: the low buzz
+        # of a refusal is the only sign of some (as in the wide panel)
+        tune = self.tune_text()
+        sign = tune + "  " if tune else ""
         # the hint wraps into the lines left, cut (with an ellipsis) only
         # when there are no more
         room = max(1, room - 1)
-        lines = textwrap.wrap(said.plain, width) or [""]
+        lines = textwrap.wrap(sign + said.plain, width) or [""]
         if len(lines) > room:
             lines = lines[:room - 1] + [" ".join(lines[room - 1:])]
-        for line in lines:
+        for i, line in enumerate(lines):
             t = Text(line, style=said.style)
+            if i == 0 and sign:
+                t.stylize(Style(color="magenta", italic=False, bold=False), 0, len(tune))
             t.no_wrap = True
             t.overflow = "ellipsis"
             out.append(t)
         return out
+
+    def tune_text(self):
+        """The tune the box plays now, by name ("\u266a refused"), or ""."""
+        tune = self.sim.box.tunes.tune
+        if tune is None:
+            return ""
+        return "\u266a " + TUNES.get(id(tune), "%d Hz" % self.sim.port.freq)
 
     def frame(self, width=200, height=100):
         """The box beside the help panel; on a small terminal (80x24) the
@@ -592,20 +649,39 @@ def timing_line(sim, virtual_s, wall_s, frames=None):
     return text
 
 
-def _gesture_short(box):
-    """The same, in a word, for the one-line legend."""
-    if box.state_name() == "join":
-        return "light/sound"
+def gesture(box):
+    """What ROLL held + a buzzer does on this screen (the README's gesture
+    table), as (the keys that do it, in a word, in words); None where it does
+    nothing: the legend names only what the keys do now."""
+    state = box.state_name()
+    if state == "join":
+        return "p 1/2", "light/sound", "1 brightness, 2 volume"
+    if box.game is None or box.asking:
+        return None                     # the offer to resume, "stop?": nothing of its own
+    g = box.game
     if box.module.NAME == "cheesonomics":
-        return "undo"
-    return "penalty"
+        # the last action's player undoes it, until the next player keys a value
+        if g.undo is None or state not in ("turn", "final") or g.entry.k:
+            return None
+        p = g.stations[g.undo["cur"]] + 1
+        return "p %d" % p, "undo", "P%d undoes their last action" % p
+    if g.in_game():
+        return "p 1-%d" % box.n, "penalty", "table penalty: 1 point"
+    return None                         # the menu, game over, the King
 
 
-def _gesture_meaning(box):
-    """What ROLL held + a buzzer does on this screen (the README's gesture table)."""
-    if box.state_name() == "join":
-        return "1 brightness, 2 volume"
+def answer_keys(box):
+    """What the stations' keys or dials do on this screen, (in a word, in
+    words); None where they do nothing (joining, between games)."""
+    if box.game is None or box.asking:
+        return None
     if box.module.NAME == "cheesonomics":
-        return "your own: undo"
-    return "table penalty"
-
+        s = box.game.active()
+        if s < 0:
+            return None
+        if box.dials:
+            return "dial a value", "P%d's dial: a value, then the buzzer" % (s + 1)
+        return "key a value", "P%d's keys: a value a key" % (s + 1)
+    if not box.game.in_game():
+        return None
+    return ("dial", "turn a station's dial (its plate)") if box.dials else ("plate key", "place a station's plate")

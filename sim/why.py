@@ -49,6 +49,8 @@ class Why:
         text = self.event(e)
         if text:
             self.say(text)
+        elif e.get("ev") == "pick":
+            self.text = ""      # another game offered: the last one's problem goes, as its cross does
 
     def event(self, e):
         """The reason an event gives, or ""."""

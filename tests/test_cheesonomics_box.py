@@ -93,10 +93,15 @@ def play_both(board, n, advanced, seed):
     while not g.over:
         driver.play_turn(g, agents, rng)
         p, values = done.pop()
+        since = len(lines)
         key_in(sim, stations[p], values)
         turns += 1
         assert turns < 1000
         assert bank.money == g.money, (turns, values)
+        # the action's money is the player's sales so far: never a final bonus
+        # (those are in the final event), also in the game's last action
+        act = [e for e in map(json.loads, lines[since:]) if e["ev"] == "action"]
+        assert [e["money"] for e in act] == [g.income[p]], (turns, act)
         assert bank.cur == g.cur or g.over
     evs = [json.loads(x) for x in lines]
     return sim, g, bank, evs, turns
@@ -118,6 +123,19 @@ def test_the_box_keeps_the_same_accounts_as_the_full_rules(n, advanced):
         assert len([e for e in evs if e["ev"] == "action"]) == turns
         # the final screen is kept for a power cut, not offered to resume
         assert json.loads(sim.fs.files["game.json"].split("\n")[0])["final"] is True
+
+
+def test_a_whole_games_last_action_shows_its_sales_and_the_final_adds_the_bonuses():
+    """The table reads the last action's money as what that player had from
+    sales; the final bonuses come once, on the final screen (the final event)."""
+    sim, g, bank, evs, turns = play_both(BOARD, 3, False, 1)
+    names = ["P%d" % (s + 1) for s in STATIONS[3]]
+    last = [e for e in evs if e["ev"] == "action"][-1]
+    p = names.index(last["p"])
+    final = [e for e in evs if e["ev"] == "final"][0]
+    assert g.bonus[p] > 0                                    # this game has a bonus to leave out
+    assert last["money"] == g.income[p] == g.money[p] - g.bonus[p]
+    assert final["money"][last["p"]] == g.money[p] and final["bonus"][last["p"]] == g.bonus[p]
 
 
 def test_dials_enter_the_same_game():

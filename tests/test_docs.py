@@ -103,3 +103,67 @@ def test_docs_carry_their_own_rules():
                             or "../shared" in line.replace("../shared/emulator", "")):
                         found.append("%s:%d: %s" % (rel, n, line.strip()))
     assert not found, "state the rule in the doc instead:\n" + "\n".join(found)
+
+
+def _section(doc, title):
+    text = read("docs", doc)
+    start = text.index("## " + title)
+    end = text.find("\n## ", start + 1)
+    return " ".join(text[start:end if end > 0 else None].split())
+
+
+def test_cheesonomics_box_says_what_a_table_needs_before_it_starts_as_the_box_does():
+    """docs/cheesonomics-box.md, "Before the table starts": the parts still
+    needed, the seating, how to fix a mistake and the resume screen, each
+    checked against what the box does."""
+    from cheesebox.board import read_board
+    from cheesonomics.cardfile import load
+    from sim.scenario import Sim, run_script
+    doc = _section("cheesonomics-box.md", "Before the table starts")
+    board = read_board(os.path.join(REPO, "boards", "pico-8p.json"))
+    # the parts: the milk-cheese cards, the market cards in the advanced variant
+    for part in ("100 milk-cheese cards", "120 banknotes", "cheese knives", "action selection board",
+                 "25 market cards", "reference card"):
+        assert part in doc, part
+    removed = re.search(r"take out (\d+) / (\d+) / (\d+) / none for 2 / 3 / 4 / 5 players", doc)
+    assert removed, "the cards removed per player count"
+    removed = [int(x) for x in removed.groups()] + [0]
+    for n in (2, 3, 4, 5):
+        sim = Sim(board, seed=n)
+        run_script(sim, "game cheesonomics\nplayers %d\nvariant basic\n" % n)
+        assert sim.box.game.bank.deck == 100 - removed[n - 2] - 5 * n      # 5 dealt to each
+    assert len(load().country) == 25                                        # the market cards
+    # seated clockwise in station order: stations 2, 4 and 7 play P2, P4, P7, P2, ...
+    assert "clockwise" in doc and "stations 2, 4 and 7 play P2, P4, P7, P2" in doc
+    lines = []
+    sim = Sim(board, seed=1, log=lines.append)
+    run_script(sim, "game cheesonomics\n")
+    for s in (1, 3, 6):
+        sim.press(s)
+    sim.press(8)
+    run_script(sim, "variant basic\n")
+    market = [json.loads(x) for x in lines if '"market"' in x][0]
+    assert market["players"] == ["P2", "P4", "P7"]
+    order = ["P2", "P4", "P7"]
+    first = order.index(market["first"])
+    for i in range(4):
+        p = order[(first + i) % 3]
+        if i == 3:
+            before = sim.box.game.bank.snapshot()
+        run_script(sim, "produce %s 1\n" % p)
+        assert [json.loads(x) for x in lines if '"action"' in x][-1]["p"] == p     # turns in that order
+    # a mistake: the undo gesture is the README's, and does what the doc says
+    assert "holds ROLL (at least 0.3 s)" in doc and "presses their own buzzer" in doc
+    assert "| hold ROLL 0.3 s, then your own buzzer | Cheesonomics" in read("README.md")
+    other = order[(first + 1) % 3]
+    run_script(sim, "fingers ROLL 0-400 %s 320-360\n" % other)     # not theirs to undo
+    assert "only %s can undo" % p in lines[-1]
+    run_script(sim, "wait 1500\nfingers ROLL 0-400 %s 320-360\n" % p)
+    assert '"undo"' in lines[-1] and sim.box.game.bank.snapshot() == before
+    # the resume screen: a tick on die 1, a + on die 2; ROLL resumes, holding ROLL drops it
+    assert "die 1 shows a tick and die 2 a `+`" in doc and "hold ROLL 2 s" in doc
+    run_script(sim, "powercut\n")
+    assert sim.box.state_name() == "resume"
+    assert sim.box.display.shown[:2] == ["check", "plus"]
+    run_script(sim, "holdroll 2500\n")
+    assert sim.box.state_name() == "join" and '"discard"' in lines[-1]

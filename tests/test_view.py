@@ -421,3 +421,109 @@ def test_the_campaign_game_over_hint_gives_each_key_one_meaning():
     h = hint(sim)
     assert h.count("L ") == 1 and "end the campaign" in h and "back to joining" not in h
     assert "ROLL: the campaign's next game" in h
+
+
+def _lit(pixels):
+    return [c for line in pixels for c in line if c != DARK]
+
+
+def test_the_dice_labels_say_what_the_dice_show_for_the_picked_game():
+    # joining with Cheesonomics picked: five coins in the countries' colours, how many joined on die 6
+    sim = headless(board("pico-8p"), "game cheesonomics\n")
+    rows = screen(lambda c: snapshot(sim, c))
+    text = text_of(rows)
+    assert "yellow" not in text and "orange" not in text
+    assert "1 France" in text and "5 Greece" in text and "6 joined" in text
+    france, italy = _lit(die_pixels(rows, 1, "France")), _lit(die_pixels(rows, 2, "Italy"))
+    assert france and all(b > r and b > g for r, g, b in france)     # a blue coin
+    assert italy and all(g > r and g > b for r, g, b in italy)       # a green one
+    run_script(sim, "game cheese master\n")                          # and back: Cheese Master's dice
+    text = text_of(screen(lambda c: snapshot(sim, c)))
+    assert "1 yellow A" in text and "6 orange king" in text and "France" not in text
+    # a board that cannot host it: the cross on die 1 is labelled as the problem it is
+    sim = headless(board(), "game cheesonomics\nplayers 3\n")
+    assert sim.box.display.shown[0] == "cross"
+    assert "1 problem" in text_of(screen(lambda c: snapshot(sim, c)))
+    # the offer to resume: a tick (ROLL) and a plus (hold ROLL), in either game
+    for script in ("game cheesonomics\nplayers 3\nvariant basic\nproduce P2 3\npowercut\n",
+                   "players 2\ndice yellow\npowercut\n"):
+        sim = headless(board("pico-8p"), script)
+        assert sim.box.state_name() == "resume"
+        text = text_of(screen(lambda c: snapshot(sim, c)))
+        assert "1 ROLL: resume" in text and "2 L: new game" in text and "France" not in text
+        assert "yellow" not in text
+
+
+def _legend(game, w=80):
+    """The one-line legend of a w x 24 terminal."""
+    console = Console(record=True, width=w, height=24, file=io.StringIO())
+    console.print(game.frame(w, 24))
+    return [x for x in console.export_text().split("\n") if x.startswith("1-")][0]
+
+
+def test_the_legend_names_only_what_the_keys_do_in_this_game_and_screen():
+    from sim.view import hint
+    game = Game(headless(board("pico-8p"), "game cheesonomics\nplayers 3\nvariant basic\n"))
+    legend, wide = _legend(game), _shown(game)
+    assert "penalty" not in legend and "penalty" not in wide     # no penalties in Cheesonomics
+    assert "p 1-8" not in legend and "undo" not in legend          # nothing to undo yet
+    assert "undo" not in wide and "undo" not in hint(game.sim)
+    assert "q-i 0-7 key a value" in legend and "P2's keys: a value a key" in wide
+    run_script(game.sim, "produce P2 3\n")
+    assert "p 2 undo" in _legend(game) and "P2 undoes their last action" in _shown(game)
+    assert "p 2: P2 undoes their last action" in hint(game.sim)
+    run_script(game.sim, "answer P3 1\n")                          # the next player has keyed: too late
+    assert "undo" not in _legend(game) and "undo" not in hint(game.sim)
+    # Cheese Master: a penalty only in a game; the plates only while a round is played
+    game = Game(headless(board("pico-8p"), "players 3\n"))
+    legend = _legend(game)
+    assert game.sim.box.state_name() == "menu"
+    assert "penalty" not in legend and "p 1-8" not in legend and "plate" not in legend
+    run_script(game.sim, "dice yellow\n")
+    assert "p 1-8 penalty" in _legend(game) and "q-i 0-7 plate key" in _legend(game)
+    assert "table penalty" in _shown(game)
+    # joining: ROLL held + buzzer 1 or 2 (brightness, volume); the plates do nothing there
+    game = Game(headless(board("pico-8p")))
+    legend = _legend(game)
+    assert "p 1/2 light/sound" in legend and "q-i" not in legend and "penalty" not in legend
+    assert "1 brightness, 2 volume" in _shown(game)
+
+
+def test_a_refusals_tune_shows_at_every_width():
+    # P3 keys 1 (collect by animal), then 2, the goat P2's knife locks: the low buzz plays
+    game = Game(headless(board("pico-8p"), "game cheesonomics\nplayers 3\nvariant basic\n"
+                         "collect P2 goat\nanswer P3 1\nwait 100\nanswer P3 2\nwait 20\n"))
+    assert game.sim.box.tunes.tune is not None
+    for w, h in ((140, 50), (111, 50), (100, 24), (80, 24), (140, 24)):
+        console = Console(record=True, width=w, height=h, file=io.StringIO())
+        console.print(game.frame(w, h))
+        text = console.export_text()
+        lines = text.rstrip("\n").split("\n")
+        assert "\u266a refused" in text, (w, h)
+        assert len(lines) <= h and all(len(x) <= w for x in lines), (w, h)
+    # the 8-station Cheese Master round, the tallest picture: the sign still fits in 80x24
+    game = Game(headless(board("pico-8p"), "players 8\ndice campaign\nrollbutton\nwait 1600\n"
+                         "buzz P1\nwait 10\n"))                      # a grab with no key: refused
+    assert game.sim.box.tunes.tune is not None
+    console = Console(record=True, width=80, height=24, file=io.StringIO())
+    console.print(game.frame(80, 24))
+    assert "\u266a refused" in console.export_text()
+    run_script(game.sim, "wait 1000\n")                              # the tune is over: no sign
+    console = Console(record=True, width=80, height=24, file=io.StringIO())
+    console.print(game.frame(80, 24))
+    assert "\u266a" not in console.export_text()
+
+
+def test_back_to_cheese_master_on_pico_4p_the_cross_and_its_reason_go():
+    game = Game(Sim(board()))
+    keys(game, ["L"], ms=2600)                          # a long ROLL: Cheesonomics offered
+    keys(game, ["1", "2", " "])                         # ROLL: refused, a red cross on die 1
+    assert game.sim.box.display.shown[0] == "cross"
+    assert "why: box: cheesonomics needs answer keys or dials" in _shown(game)
+    assert "1 problem" in text_of(screen(lambda c: snapshot(game.sim, c)))
+    keys(game, ["L"], ms=2600)                          # back to Cheese Master
+    assert game.sim.box.module.NAME == "cheese master"
+    assert game.sim.box.display.shown[0] != "cross"
+    assert "cheesonomics" not in _shown(game) and "cheesonomics" not in _shown(game, 80, 24)
+    text = text_of(screen(lambda c: snapshot(game.sim, c)))
+    assert "1 yellow A" in text and "problem" not in text

@@ -478,6 +478,8 @@ class Companion:
         self.state_at = box.now
         if st == _LAYOUT:
             self.page = 0
+        elif st == _FINAL:
+            self.entry.clear()      # the last action's values: its undo is still open
         if st == _TURN:
             # a turn starts: nothing entered yet; a dial shows its value at
             # once (it reports only when it moves); the active player's own

@@ -165,6 +165,24 @@ def test_undo_is_refused_once_the_next_player_keyed_a_value_or_by_another_player
     assert sim.box.game.bank.knife[1] == 1                      # P2's knife still on goat
 
 
+def test_the_games_last_action_can_be_undone_on_the_final_screen():
+    # nobody is next to key a value there: the undo stays open until the table leaves
+    r, sim, lines = _sim(START + "produce P2 3\nproduce P3 2\n")
+    sim.box.game.bank.deck = 0
+    sim.box.game.saved_bank = None                              # changed behind the box's back
+    before = sim.box.game.bank.snapshot()
+    run_script(sim, "produce P1 1\n")                           # the last action: game over
+    assert sim.box.state_name() == "final" and logged(lines, "final")
+    run_script(sim, "undo P1\n")
+    assert _why(lines) == [] and logged(lines, "undo")[0]["p"] == "P1"
+    assert sim.box.state_name() == "turn" and sim.box.game.active() == 0   # P1 plays it again
+    assert sim.box.game.bank.snapshot() == before
+    run_script(sim, "powercut\n")                               # the save is the turn's, not the result
+    assert sim.box.state_name() == "resume"
+    run_script(sim, "rollbutton\nproduce P1 1\n")
+    assert sim.box.state_name() == "final" and len(logged(lines, "final")) == 2
+
+
 def test_the_sale_shows_price_times_pieces_equals_paid():
     r, sim, lines = _sim(PRODUCED + "sell P2 cow Italy 2\n")
     sale = logged(lines, "action")[-1]
