@@ -89,11 +89,13 @@ def image(board, keep_py=False, tools=False):
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             if not os.path.exists(path):
-                # images of older firmware for this board are of no more use
-                # (2 MiB each, 4 on a Pico 2)
-                for f in os.listdir(CACHE):
-                    if f.startswith(kind):
-                        os.remove(os.path.join(CACHE, f))
+                # images of older firmware for this board are of little use
+                # (2 MiB each, 4 on a Pico 2): the two newest stay, as a test
+                # run still going on the firmware of a minute ago uses them
+                old = sorted((f for f in os.listdir(CACHE) if f.startswith(kind)),
+                             key=lambda f: os.path.getmtime(os.path.join(CACHE, f)))
+                for f in old[:-2]:
+                    os.remove(os.path.join(CACHE, f))
                 (_build if tools else _build_on_host)(board, keep_py, path)
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
