@@ -1,7 +1,11 @@
-"""The watchdog and a power cut on the Pico 2 (issue 18): the harness rebuilds
+"""The watchdog and power cuts on the Pico 2 (issue 18): the harness rebuilds
 the chip with its flash (and, for the watchdog, its scratch registers and
-reset reason) as rp2350js cannot; the box resumes its saved game."""
-from emu.table import EmuTable
+reset reason) as rp2350js cannot; the box resumes its saved game. A power cut
+after each flash operation of one save, on both chips."""
+import pytest
+
+from emu.pico import EmulatorMissing, locate
+from emu.table import MS, EmuTable
 
 
 def _state(t):
@@ -61,3 +65,96 @@ def test_a_hung_loop_is_reset_by_the_watchdog_and_a_cut_save_comes_back(image):
         pts = _state(t)["points"]
         # the last complete save: before this round, or with it (P1 -1, P2 +-)
         assert pts == before["points"] or pts["P1"] == before["points"]["P1"] - 1, (before, pts)
+
+
+def _rp2040_missing():
+    try:
+        locate("rp2040")
+        return None
+    except EmulatorMissing as e:
+        return str(e)
+
+
+def _penalty(t, s):
+    """A table penalty for station s (ROLL held, the buzzer 400 ms later, as
+    sim/drive.py does it): the box saves the point at once, ROLL still held.
+    A power cut rebuilds the chip and drops its pending alarms, the fingers'
+    later moves with them: the fingers still let go when they would have
+    (ROLL held through the reboot would be a safe boot). True if the power
+    was cut."""
+    r, g = t.pin_of("roll"), t.pin_of(s)
+    now = t.pico.nanos + 1000
+    moves = [(now, r, 0), (now + 400 * MS, g, 0), (now + 440 * MS, g, None), (now + 460 * MS, r, None)]
+    t.pico.schedule(pins=moves)
+    if not t.run(500):
+        return False
+    t.pico.schedule(pins=[m for m in moves if m[0] > t.pico.nanos])
+    t.run(max(0.0, (now + 500 * MS - t.pico.nanos) / MS))
+    return True
+
+
+def _resume(t, since):
+    """The box is up offering its saved game: ROLL resumes it; its points."""
+    assert t.wait_event("boot", 3000, since=since)["resume"] is True   # offered, never lost
+    t.run(150)
+    assert _state(t)["state"] == "resume"
+    n = len(t.events)
+    t.press("roll")
+    return t.wait_event("resume", 1000, since=n)["points"]
+
+
+@pytest.mark.parametrize("board", [
+    pytest.param("pico-8p", marks=pytest.mark.skipif(_rp2040_missing() is not None,
+                                                      reason=str(_rp2040_missing()))),
+    "pico2-8p"])
+def test_a_power_cut_after_each_flash_operation_of_a_save_resumes_the_last_complete_save(
+        image, board, tmp_path):
+    """The same save (P2's table penalty, from the same flash, the emulator
+    being deterministic) cut after its 1st, 2nd, ... flash operation: every
+    time the box comes back offering a saved game, and ROLL resumes the old
+    points until the cut falls after the operation that completes the save,
+    the new ones from there on (the last always). The run whose cut never
+    comes (the save had fewer operations) is the whole save. The Pico's
+    pico-8p and the Pico 2's pico2-8p: the two chips' flash paths."""
+    saved = str(tmp_path / "saved.img")
+    with EmuTable(board, flash=image(board)) as t:
+        t.boot(3000)
+        t.press(0)
+        t.press(1)
+        t.press("roll")
+        t.press("roll")
+        t.wait_event("game", 1000)
+        assert not _penalty(t, 0)             # P1's penalty: the complete save
+        t.run(100)
+        old = _state(t)["points"]
+        assert old == {"P1": 6, "P2": 7}, old
+        t.pico.save_flash(saved)              # the flash as a power cut now would leave it
+    new = {"P1": 6, "P2": 6}
+    runs = []                                 # (ops before the cut, points resumed)
+    while True:
+        k = len(runs) + 1
+        with EmuTable(board, flash=saved) as t:
+            assert _resume(t, 0) == old
+            t.run(100)
+            c0, _ = t.pico.flash_log()
+            t.pico.cut_after(k)
+            n = len(t.events)
+            cut = _penalty(t, 1)
+            _, ops = t.pico.flash_log(c0)
+            ops = [o[1:] for o in ops]        # (kind, address, bytes)
+            if not cut:
+                whole = ops
+                t.run(100)
+                assert _state(t)["points"] == new
+                break
+            assert len(ops) >= k, (k, ops)
+            runs.append((ops[:k], _resume(t, n)))
+            assert _state(t)["state"] == "ready"
+        assert k <= 12, "a save of more than 12 flash operations"
+    assert len(whole) == len(runs) >= 2, (whole, runs)
+    assert [r[0] for r in runs] == [whole[:k] for k in range(1, len(whole) + 1)]
+    resumed = [r[1] for r in runs]
+    assert all(p in (old, new) for p in resumed), resumed
+    assert new in resumed, resumed
+    done = resumed.index(new)                 # the operation that completes the save
+    assert 0 < done and resumed[done:] == [new] * (len(resumed) - done), resumed
