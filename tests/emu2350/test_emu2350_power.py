@@ -4,8 +4,10 @@ reset reason) as rp2350js cannot; the box resumes its saved game. A power cut
 after each flash operation of one save, on both chips."""
 import pytest
 
-from emu.pico import EmulatorMissing, locate
+from emu.pico import missing
 from emu.table import MS, EmuTable
+
+RP2040_MISSING = missing("rp2040")
 
 
 def _state(t):
@@ -67,14 +69,6 @@ def test_a_hung_loop_is_reset_by_the_watchdog_and_a_cut_save_comes_back(image):
         assert pts == before["points"] or pts["P1"] == before["points"]["P1"] - 1, (before, pts)
 
 
-def _rp2040_missing():
-    try:
-        locate("rp2040")
-        return None
-    except EmulatorMissing as e:
-        return str(e)
-
-
 def _penalty(t, s):
     """A table penalty for station s (ROLL held, the buzzer 400 ms later, as
     sim/drive.py does it): the box saves the point at once, ROLL still held.
@@ -104,8 +98,8 @@ def _resume(t, since):
 
 
 @pytest.mark.parametrize("board", [
-    pytest.param("pico-8p", marks=pytest.mark.skipif(_rp2040_missing() is not None,
-                                                      reason=str(_rp2040_missing()))),
+    pytest.param("pico-8p", marks=pytest.mark.skipif(RP2040_MISSING is not None,
+                                                      reason=str(RP2040_MISSING))),
     "pico2-8p"])
 def test_a_power_cut_after_each_flash_operation_of_a_save_resumes_the_last_complete_save(
         image, board, tmp_path):
