@@ -110,15 +110,6 @@ def locate(chip="rp2040"):
     return fw, rom
 
 
-def missing(chip="rp2040"):
-    """None if that chip's emulator runs here, else what locate() says is missing."""
-    try:
-        locate(chip)
-        return None
-    except EmulatorMissing as e:
-        return str(e)
-
-
 def _locate2350(fw, rom):
     if shutil.which("node") is None:
         raise EmulatorMissing("emulated Pico 2: node (Node.js 20) is not installed, see docs/emulator.md")

@@ -42,3 +42,8 @@ def test_ctrl_c_then_main_again_many_times(image):
     """mpremote stops the game with Ctrl-C; main() at the REPL starts it
     again, four times (the Pico 2's test, the same body: tests/emu_twins.py)."""
     emu_twins.ctrl_c_then_main_again_many_times(image, "pico-4p")
+
+
+def test_an_older_micropython_is_refused_with_error_code_4(image, tmp_path):
+    """pico-8p: the Pico 2's test, the same body (tests/emu_twins.py)."""
+    emu_twins.an_older_micropython_is_refused_with_error_code_4(image, "pico-8p", tmp_path)

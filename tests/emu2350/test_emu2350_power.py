@@ -1,13 +1,10 @@
 """The watchdog and power cuts on the Pico 2 (issue 18): the harness rebuilds
 the chip with its flash (and, for the watchdog, its scratch registers and
 reset reason) as rp2350js cannot; the box resumes its saved game. A power cut
-after each flash operation of one save, on both chips."""
-import pytest
-
-from emu.pico import missing
-from emu.table import MS, EmuTable
-
-RP2040_MISSING = missing("rp2040")
+after each flash operation of one save (the Pico's test, the same body:
+tests/emu_twins.py)."""
+import emu_twins
+from emu.table import EmuTable
 
 
 def _state(t):
@@ -69,87 +66,6 @@ def test_a_hung_loop_is_reset_by_the_watchdog_and_a_cut_save_comes_back(image):
         assert pts == before["points"] or pts["P1"] == before["points"]["P1"] - 1, (before, pts)
 
 
-def _penalty(t, s):
-    """A table penalty for station s (ROLL held, the buzzer 400 ms later, as
-    sim/drive.py does it): the box saves the point at once, ROLL still held.
-    A power cut rebuilds the chip and drops its pending alarms, the fingers'
-    later moves with them: the fingers still let go when they would have
-    (ROLL held through the reboot would be a safe boot). True if the power
-    was cut."""
-    r, g = t.pin_of("roll"), t.pin_of(s)
-    now = t.pico.nanos + 1000
-    moves = [(now, r, 0), (now + 400 * MS, g, 0), (now + 440 * MS, g, None), (now + 460 * MS, r, None)]
-    t.pico.schedule(pins=moves)
-    if not t.run(500):
-        return False
-    t.pico.schedule(pins=[m for m in moves if m[0] > t.pico.nanos])
-    t.run(max(0.0, (now + 500 * MS - t.pico.nanos) / MS))
-    return True
-
-
-def _resume(t, since):
-    """The box is up offering its saved game: ROLL resumes it; its points."""
-    assert t.wait_event("boot", 3000, since=since)["resume"] is True   # offered, never lost
-    t.run(150)
-    assert _state(t)["state"] == "resume"
-    n = len(t.events)
-    t.press("roll")
-    return t.wait_event("resume", 1000, since=n)["points"]
-
-
-def _game_with_a_save(t):
-    """Power-up from the box's image, two players, a game; P1's table
-    penalty is its first save, complete. Returns the points."""
-    t.boot(3000)
-    t.press(0)
-    t.press(1)
-    t.press("roll")
-    t.press("roll")
-    t.wait_event("game", 1000)
-    assert not _penalty(t, 0)
-    t.run(100)
-    return _state(t)["points"]
-
-
-@pytest.mark.parametrize("board", [
-    pytest.param("pico-8p", marks=pytest.mark.skipif(RP2040_MISSING is not None,
-                                                      reason=str(RP2040_MISSING))),
-    "pico2-8p"])
-def test_a_power_cut_after_each_flash_operation_of_a_save_resumes_the_last_complete_save(
-        image, board):
-    """One save, P2's table penalty after P1's, cut after its 1st, 2nd, ...,
-    last flash operation: each run powers up from the same image and plays
-    the same (the emulator is deterministic: the same operations, checked).
-    Every time the box comes back offering a saved game, and ROLL resumes the
-    old points until the cut falls after the operation that completes the
-    save, the new ones from there on (after the last one always). A first run
-    without a cut counts the save's operations. The Pico's pico-8p and the
-    Pico 2's pico2-8p: both chips' flash paths."""
-    old, new = {"P1": 6, "P2": 7}, {"P1": 6, "P2": 6}
-    whole, runs = None, []                    # runs: (operations before the cut, points resumed)
-    while whole is None or len(runs) < len(whole):
-        k = len(runs) + 1 if whole is not None else 0
-        with EmuTable(board, flash=image(board)) as t:
-            assert _game_with_a_save(t) == old
-            c0, _ = t.pico.flash_log()
-            if k:
-                t.pico.cut_after(k)
-            n = len(t.events)
-            cut = _penalty(t, 1)
-            _, ops = t.pico.flash_log(c0)
-            ops = [o[1:] for o in ops]        # (kind, address, bytes)
-            if not k:
-                assert not cut
-                t.run(100)
-                assert _state(t)["points"] == new
-                whole = ops
-                assert 2 <= len(whole) <= 12, whole
-                continue
-            assert cut and len(ops) >= k, (k, ops)
-            runs.append((ops[:k], _resume(t, n)))
-            assert _state(t)["state"] == "ready"
-    assert [r[0] for r in runs] == [whole[:k] for k in range(1, len(whole) + 1)]
-    resumed = [r[1] for r in runs]
-    assert all(p in (old, new) for p in resumed) and resumed[-1] == new, resumed
-    done = resumed.index(new)                 # the operation that completes the save
-    assert done > 0 and resumed[done:] == [new] * (len(resumed) - done), resumed
+def test_a_power_cut_after_each_flash_operation_of_a_save_resumes_the_last_complete_save(image):
+    emu_twins.a_power_cut_after_each_flash_operation_of_a_save_resumes_the_last_complete_save(
+        image, "pico2-8p")
