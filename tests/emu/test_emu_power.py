@@ -3,6 +3,7 @@ is not lost; a power cut at any point of a save comes back with the last
 complete save; a hung loop is reset by the watchdog and the game resumes."""
 import json
 
+import emu_twins
 from emu.table import EmuTable
 
 
@@ -93,6 +94,12 @@ def test_power_cut_at_every_point_of_a_save(image):
             checked += 1
             k += 1
         assert checked >= 3
+
+
+def test_a_power_cut_after_each_flash_operation_of_a_save_resumes_the_last_complete_save(image):
+    """pico-8p: the Pico 2's test, the same body (tests/emu_twins.py)."""
+    emu_twins.a_power_cut_after_each_flash_operation_of_a_save_resumes_the_last_complete_save(
+        image, "pico-8p")
 
 
 def test_watchdog_resets_a_hung_loop_and_the_game_resumes(image):

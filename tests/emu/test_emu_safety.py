@@ -1,4 +1,5 @@
 """Safe boot and a bad board file on the chip (issue 7)."""
+import emu_twins
 from emu.pico import LED_GPIO
 from emu.table import MS, EmuTable
 
@@ -38,21 +39,11 @@ def test_a_bad_board_file_blinks_its_error_code(image):
 
 
 def test_ctrl_c_then_main_again_many_times(image):
-    """mpremote stops the game with Ctrl-C; main() at the REPL starts it again.
-    Each start takes 2 DMA channels for the buttons and one a LED chain: if a
-    stopped game kept its channels, the 4th start would find none left."""
-    with EmuTable("pico-4p", flash=image("pico-4p")) as t:
-        t.boot()
-        for i in range(4):
-            k = len(t.lines)
-            t.pico.send("\x03")
-            t.run(300)
-            assert any("stopped (Ctrl-C)" in line for line in t.lines[k:]), t.lines[k:]
-            n = len(t.events)
-            t.pico.send("from rp2port.app import main\r\nmain()\r\n")
-            t.wait_event("boot", 3000, since=n)
-            t.run(100)
-            t.press(i)
-            assert t.kinds()[-1] == "join", t.lines[-4:]
-        errors = [line for line in t.lines if "Error" in line]
-        assert not errors, errors                 # Ctrl-C gives KeyboardInterrupt, nothing else
+    """mpremote stops the game with Ctrl-C; main() at the REPL starts it
+    again, four times (the Pico 2's test, the same body: tests/emu_twins.py)."""
+    emu_twins.ctrl_c_then_main_again_many_times(image, "pico-4p")
+
+
+def test_an_older_micropython_is_refused_with_error_code_4(image, tmp_path):
+    """pico-8p: the Pico 2's test, the same body (tests/emu_twins.py)."""
+    emu_twins.an_older_micropython_is_refused_with_error_code_4(image, "pico-8p", tmp_path)

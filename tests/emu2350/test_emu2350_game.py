@@ -1,7 +1,7 @@
-"""Cheese Master with answer dials on the Pico 2 (issue 18): one scenario
-file, two machines (the simulator and the emulated chip), the same event log
-and final LED frames; a dial being turned locks where it stood when the
-buzzer went down."""
+"""Cheese Master with answer dials on the Pico 2 (issue 18): a whole game,
+one scenario file, two machines (the simulator and the emulated chip), the
+same event log and final LED frames; a dial being turned locks where it
+stood when the buzzer went down."""
 import os
 
 from emu.differential import differential
@@ -10,15 +10,26 @@ from emu.table import MS, EmuTable
 SCENARIOS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scenarios")
 
 
-def test_a_short_game_with_dials_same_on_the_chip_and_in_the_simulator(image):
-    with open(os.path.join(SCENARIOS, "game_dials.txt"), encoding="utf-8") as f:
+def test_a_whole_game_with_dials_same_on_the_chip_and_in_the_simulator(image):
+    """Three players to a winner: three rounds, the dials turned between
+    rounds (and one with the faces up), P3 out in round 2 and the game going
+    on with one wheel, table penalties; the same event log and final LED
+    frames on the emulated Pico 2 as in the simulator, with the chip's dice."""
+    with open(os.path.join(SCENARIOS, "game_8p_dials.txt"), encoding="utf-8") as f:
         text = f.read()
     r = differential("pico2-8p", image("pico2-8p"), text)
     assert r["moves_same"], "the fingers changed with the chip's dice"
     assert r["pico"] == r["sim"]
-    grabs = [e for e in r["pico"] if e["ev"] == "grab"]
-    assert [(g["p"], g["plate"]) for g in grabs] == [("P2", 5), ("P2", 1)], grabs   # the dials, read
-    assert [e["ev"] for e in r["pico"]][-1] == "winner"
+    ev = r["pico"]
+    # each grab locked the plate its dial stood at when the buzzer went down
+    grabs = [(e["p"], e["plate"]) for e in ev if e["ev"] == "grab"]
+    assert grabs == [("P1", 3), ("P2", 5), ("P2", 2), ("P1", 6), ("P2", 4)], grabs
+    scores = [e for e in ev if e["ev"] == "score"]
+    assert [s["round"] for s in scores] == [1, 2, 3] and all(s["result"] == "scored" for s in scores)
+    assert [s["out"] for s in scores] == [[], ["P3"], ["P3"]], scores     # out, and the game went on
+    assert scores[2]["lost"]["P1"] == 1 and "P3" not in scores[2]["lost"]
+    assert ev[-1]["ev"] == "winner" and ev[-1]["p"] in ("P1", "P2"), ev[-1]
+    assert ev[-1]["out"][0] == "P3"
     common = set.intersection(*r["brightness"])
     assert common, r["brightness"]
 

@@ -1,6 +1,9 @@
-"""The watchdog and a power cut on the Pico 2 (issue 18): the harness rebuilds
+"""The watchdog and power cuts on the Pico 2 (issue 18): the harness rebuilds
 the chip with its flash (and, for the watchdog, its scratch registers and
-reset reason) as rp2350js cannot; the box resumes its saved game."""
+reset reason) as rp2350js cannot; the box resumes its saved game. A power cut
+after each flash operation of one save (the Pico's test, the same body:
+tests/emu_twins.py)."""
+import emu_twins
 from emu.table import EmuTable
 
 
@@ -61,3 +64,8 @@ def test_a_hung_loop_is_reset_by_the_watchdog_and_a_cut_save_comes_back(image):
         pts = _state(t)["points"]
         # the last complete save: before this round, or with it (P1 -1, P2 +-)
         assert pts == before["points"] or pts["P1"] == before["points"]["P1"] - 1, (before, pts)
+
+
+def test_a_power_cut_after_each_flash_operation_of_a_save_resumes_the_last_complete_save(image):
+    emu_twins.a_power_cut_after_each_flash_operation_of_a_save_resumes_the_last_complete_save(
+        image, "pico2-8p")

@@ -1,0 +1,218 @@
+"""Test bodies the emulated Pico (tests/emu/) and the emulated Pico 2
+(tests/emu2350/) share line for line: each suite's test calls one with its
+board, so each chip's case runs, is skipped and is timed with its own suite."""
+import re
+
+from emu.pico import LED_GPIO, chip_of
+from emu.table import MS, EmuTable
+from host_tools import fsimage
+
+
+def a_pc_not_reading_the_port_never_stalls_the_box(image, board):
+    """A PC that holds the USB serial port open without reading never stalls
+    the game (MicroPython's CDC write would wait 1 s a line), lines that do
+    not fit are counted, and the console takes commands again."""
+    with EmuTable(board, flash=image(board)) as t:
+        t.boot(3000)
+        t.run(200)
+        t.pico.host_reads(False)
+        for _ in range(25):                    # 25 state lines (~200 B each): more than fits
+            t.pico.send("state\r\n")
+            t.run(20)
+        lit = []
+        for s in range(4):
+            c0, _ = t.frames(1)
+            at = t.pico.nanos + MS
+            t.press_at(s, at)
+            t.run(100)
+            _, frames = t.frames(1, since=c0)
+            track = bytes(21)
+            ok = [f for f in frames if bytes.fromhex(f["hex"])[24 * s:24 * s + 21] != track]
+            lit.append((ok[0]["end"] - at) / MS if ok else None)
+        # every join lit its track although no line could go out: a blocked
+        # USB write would have cost 1000 ms a line (and the watchdog after 8)
+        assert all(x is not None and x < 100 for x in lit), lit
+        n = len(t.events)
+        t.pico.host_reads(True)
+        t.run(600)
+        kinds = t.kinds(n)
+        assert "dropped" in kinds, kinds
+        dropped = [e for e in t.events[n:] if e["ev"] == "dropped"][0]
+        assert dropped["lines"] > 0
+        t.press(0)                            # P1 leaves: its line goes out as it happens
+        t.run(100)
+        assert t.kinds()[-1] == "leave"
+
+
+def ctrl_c_then_main_again_many_times(image, board):
+    """mpremote stops the game with Ctrl-C; main() at the REPL starts it again.
+    Each start takes 2 DMA channels for the buttons and one a LED chain: if a
+    stopped game kept its channels, the 4th start would find none left (on
+    the Pico 2, stopping them also follows the RP2350-E5 abort order)."""
+    with EmuTable(board, flash=image(board)) as t:
+        t.boot(3000)
+        for i in range(4):
+            k = len(t.lines)
+            t.pico.send("\x03")
+            t.run(300)
+            assert any("stopped (Ctrl-C)" in line for line in t.lines[k:]), t.lines[k:]
+            n = len(t.events)
+            t.pico.send("from rp2port.app import main\r\nmain()\r\n")
+            t.wait_event("boot", 3000, since=n)
+            t.run(100)
+            t.press(i)
+            assert t.kinds()[-1] == "join", t.lines[-4:]
+            assert t.events[-1]["p"] == "P%d" % (i + 1)
+        errors = [line for line in t.lines if "Error" in line]
+        assert not errors, errors                 # Ctrl-C gives KeyboardInterrupt, nothing else
+
+
+# -- power cuts ------------------------------------------------------------------
+def _state(t):
+    n = len(t.events)
+    t.pico.send("state\r\n")
+    return t.wait_event("state", 1000, since=n)
+
+
+def _penalty(t, s):
+    """A table penalty for station s (ROLL held, the buzzer 400 ms later, as
+    sim/drive.py does it): the box saves the point at once, ROLL still held.
+    A power cut rebuilds the chip and drops its pending alarms, the fingers'
+    later moves with them: the fingers still let go when they would have
+    (ROLL held through the reboot would be a safe boot). True if the power
+    was cut."""
+    r, g = t.pin_of("roll"), t.pin_of(s)
+    now = t.pico.nanos + 1000
+    moves = [(now, r, 0), (now + 400 * MS, g, 0), (now + 440 * MS, g, None), (now + 460 * MS, r, None)]
+    t.pico.schedule(pins=moves)
+    if not t.run(500):
+        return False
+    t.pico.schedule(pins=[m for m in moves if m[0] > t.pico.nanos])
+    t.run(max(0.0, (now + 500 * MS - t.pico.nanos) / MS))
+    return True
+
+
+def _resume(t, since):
+    """The box is up offering its saved game: ROLL resumes it; its points."""
+    assert t.wait_event("boot", 3000, since=since)["resume"] is True   # offered, never lost
+    t.run(150)
+    assert _state(t)["state"] == "resume"
+    n = len(t.events)
+    t.press("roll")
+    return t.wait_event("resume", 1000, since=n)["points"]
+
+
+def _game_with_a_save(t):
+    """Power-up from the box's image, two players, a game; P1's table
+    penalty is its first save, complete. Returns the points."""
+    t.boot(3000)
+    t.press(0)
+    t.press(1)
+    t.press("roll")
+    t.press("roll")
+    t.wait_event("game", 1000)
+    assert not _penalty(t, 0)
+    t.run(100)
+    return _state(t)["points"]
+
+
+def a_power_cut_after_each_flash_operation_of_a_save_resumes_the_last_complete_save(image, board):
+    """One save, P2's table penalty after P1's, cut after its 1st, 2nd, ...,
+    last flash operation: each run powers up from the same image and plays
+    the same (the emulator is deterministic: the same operations, checked).
+    Every time the box comes back offering a saved game, and ROLL resumes the
+    old points until the cut falls after the operation that completes the
+    save, the new ones from there on (after the last one always). A first run
+    without a cut counts the save's operations."""
+    old, new = {"P1": 6, "P2": 7}, {"P1": 6, "P2": 6}
+    whole, runs = None, []                    # runs: (operations before the cut, points resumed)
+    while whole is None or len(runs) < len(whole):
+        k = len(runs) + 1 if whole is not None else 0
+        with EmuTable(board, flash=image(board)) as t:
+            assert _game_with_a_save(t) == old
+            c0, _ = t.pico.flash_log()
+            if k:
+                t.pico.cut_after(k)
+            n = len(t.events)
+            cut = _penalty(t, 1)
+            _, ops = t.pico.flash_log(c0)
+            ops = [o[1:] for o in ops]        # (kind, address, bytes)
+            if not k:
+                assert not cut
+                t.run(100)
+                assert _state(t)["points"] == new
+                whole = ops
+                assert 2 <= len(whole) <= 12, whole
+                continue
+            assert cut and len(ops) >= k, (k, ops)
+            runs.append((ops[:k], _resume(t, n)))
+            assert _state(t)["state"] == "ready"
+    assert [r[0] for r in runs] == [whole[:k] for k in range(1, len(whole) + 1)]
+    resumed = [r[1] for r in runs]
+    assert all(p in (old, new) for p in resumed) and resumed[-1] == new, resumed
+    done = resumed.index(new)                 # the operation that completes the save
+    assert done > 0 and resumed[done:] == [new] * (len(resumed) - done), resumed
+
+
+# -- the MicroPython version ---------------------------------------------------------
+def _requiring(img, chip, out, version):
+    """A copy of flash image img whose main.py says the box is tested on
+    `version`; everything else as it was (the host's littlefs on the image)."""
+    from littlefs import LittleFS, UserContext
+    geo = fsimage.GEOMETRY[chip]
+    flash = bytearray(open(img, "rb").read())
+    ctx = UserContext(geo.fs_size)
+    ctx.buffer[:] = flash[geo.fs_offset:]
+    fs = LittleFS(context=ctx, mount=False, **geo.lfs_config)
+    fs.mount()
+    with fs.open("main.py", "r") as f:
+        src = f.read()
+    src, n = re.subn(r"^TESTED = \(1, 28, 0\)", "TESTED = %r" % (version,), src, flags=re.M)
+    assert n == 1, "main.py: no TESTED = (1, 28, 0) line"
+    with fs.open("main.py", "w") as f:
+        f.write(src)
+    fs.unmount()
+    flash[geo.fs_offset:] = ctx.buffer
+    with open(out, "wb") as f:
+        f.write(flash)
+    return out
+
+
+def an_older_micropython_is_refused_with_error_code_4(image, board, tmp_path):
+    """No older MicroPython image exists here, so the box's main.py on the
+    flash asks for one patch release more than the chip runs (1.28.1
+    against v1.28.0). The box must blink error code 4 on the Pico's LED, say
+    it on the serial console, keep the dice and tracks dark, ignore the
+    buzzers and stay reachable at the REPL (docs/deploy.md)."""
+    flash = _requiring(image(board), chip_of(board), str(tmp_path / "newer.img"), (1, 28, 1))
+    with EmuTable(board, flash=flash) as t:
+        t.run(1000)
+        e0 = len(t.pico.edges(LED_GPIO))
+        t.press(0)                            # a buzzer: nobody joins
+        t.press("roll")
+        t.run(8400)
+        said = [l for l in t.lines if l.startswith("cheesebox error")]
+        assert said and said[0] == (
+            "cheesebox error 4: MicroPython 1.28.0 is older than 1.28.1, the version the box "
+            "is tested on: install MicroPython 1.28.1 or newer (docs/deploy.md), then make flash"), \
+            t.lines[-6:]
+        assert len(said) >= 2 and len(set(said)) == 1        # said again every round of blinks
+        assert not t.events, t.events[:3]                    # no boot, no join: the game never starts
+        assert not any("Traceback" in l or "Error" in l for l in t.lines), t.lines[-6:]
+        # the dice and the tracks dark: nothing ever went out on the chains
+        assert all(not any(t.last_frame(c)) for c in range(len(t.chain_pins)))
+        # error code 4 on the Pico's LED: 4 blinks of 200 ms, 300 ms apart, then
+        # a pause; over and over, one round every ~4 s
+        edges = t.pico.edges(LED_GPIO)[e0:]
+        ons = [a[0] for a in edges if a[1] == 1]
+        lit = [(b[0] - a[0]) / MS for a, b in zip(edges, edges[1:]) if a[1] == 1 and b[1] == 0]
+        assert len(ons) >= 8 and all(180 < d < 220 for d in lit), lit
+        gaps = [(b - a) / MS for a, b in zip(ons, ons[1:])]
+        rounds = [i for i, g in enumerate(gaps) if g > 1000]
+        assert rounds, gaps
+        first = rounds[0] + 1                 # the first blink of a whole round
+        group = gaps[first:first + 4]
+        assert all(480 < g < 520 for g in group[:3]) and 2300 < group[3] < 2700, gaps
+        # the Pico stays reachable: Ctrl-C gives the REPL (make flash can update the box)
+        out, err = t.exec_raw("import sys\nprint(sys.implementation.version[:3])")
+        assert out.strip() == "(1, 28, 0)" and not err, (out, err)
