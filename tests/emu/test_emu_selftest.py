@@ -64,3 +64,19 @@ def test_selftest_from_the_console_on_pico_8p(image):
         # back at the joining screen: the box plays on
         t.press(0)
         t.wait_event("join", since=since)
+
+
+def test_buzzer_1_held_at_power_up_starts_the_selftest(image):
+    """The builder's way in without a PC: buzzer 1 held while plugging in.
+    The box says so on the console, starts the self-test (no game: no boot
+    event) and walks the dice chain from its first pixel."""
+    with EmuTable("pico-4p", flash=image("pico-4p")) as t:
+        t.pico.drive(t.pin_of(0), 0)             # buzzer 1 held while plugging in
+        start = t.wait_event("selftest", ms=5000, step="start")
+        t.pico.drive(t.pin_of(0), None)
+        assert any("buzzer 1 held at power-up" in line for line in t.lines), t.lines[-5:]
+        assert start["board"] == "pico-4p" and not [e for e in t.events if e["ev"] == "boot"]
+        t.run(1500)
+        _, frames = t.frames(0)
+        walk = [f for f in (_lit(f["hex"]) for f in frames) if len(f) == 1]
+        assert [w[0] for w in walk][:3] == [0, 1, 2], walk[:5]
