@@ -16,6 +16,12 @@ import { Ws2812Decoder } from './ws2812.mjs';
 import { Hc165Chain } from './hc165.mjs';
 
 const CYCLE_NS = 8;                  // 125 MHz
+// While the CPU runs, the PIO is stepped only when one of its machines' next
+// clock is due (nothing in it changes in between) or an alarm is about to act
+// on it (a pin driven from outside, a DMA transfer): it lags the CPU by at most
+// this many cycles (1 us), as on the Pico 2's harness. EMU_PIO_LAG=1 steps it
+// after every instruction, as before.
+const PIO_LAG = process.env.EMU_PIO_LAG ? Math.max(1, +process.env.EMU_PIO_LAG) : 125;
 const NO_LOOP_SKIP = !!process.env.EMU_NO_LOOP_SKIP;   // for checking the fast-forward
 const WAIT_TXFIFO = 3, WAIT_OUT = 5; // rp2040js WaitType: stalled for TX data
 const WD_REASON_TIMER = 1, WD_REASON_FORCE = 2;
@@ -75,6 +81,8 @@ export class Pico {
     this.scratch = new Uint32Array(8);
     this.instructions = 0;
     this._pioNow = -1;
+    this.pioLag = 0;               // cycles the PIO is behind the clock (the CPU ran on)
+    this.pioDue = 0;               // and how far it may lag: a machine's next clock
     this.hangUntil = 0;
     this.hostReads = true;
     this.flashLog = [];             // [nanos, kind, addr, count] of every flash operation
@@ -184,6 +192,7 @@ export class Pico {
       if (this.flashOpStartHook) this.flashOpStartHook(kind, addr, count);
       // in pieces up to each alarm: a finger (pin alarm) moving during the
       // erase is seen by the sampler at its own instant, bounces and all
+      this._pioSync();
       const clock = this.clock, end = clock.nanos + ns;
       for (;;) {
         const na = clock.nextAlarm;
@@ -408,9 +417,9 @@ export class Pico {
    * chip either), and a machine going round a steady loop is fast-forwarded
    * (loopSkip).
    */
-  _stepPio(cycles, base) {
+  _stepPio(cycles, base, awake = false) {
     const core = this.mcu.core;
-    const watchIrq = core.waiting && !core.interruptsUpdated;
+    const watchIrq = !awake && core.waiting && !core.interruptsUpdated;
     let limit = cycles;
     const done = [];
     for (const pio of this.mcu.pio) {
@@ -462,7 +471,36 @@ export class Pico {
       }
     }
     this._pioNow = -1;
+    this.pioDue = this._nextPioClock();
     return limit;
+  }
+
+  /** System cycles until a running machine's next PIO clock that can change
+   * something (after its [delay]; a machine stalled on an empty TX FIFO waits
+   * for data, which comes on an alarm or within PIO_LAG), at most PIO_LAG. */
+  _nextPioClock() {
+    let due = PIO_LAG;
+    for (const pio of this.mcu.pio) {
+      if (pio.stopped) continue;
+      for (const m of pio.machines) {
+        if (!m.enabled) continue;
+        if (m.waiting && (m.waitType === WAIT_TXFIFO || m.waitType === WAIT_OUT) && m.txFIFO.empty) continue;
+        const div = m.clockDivInt === 0 ? 65536 : m.clockDivInt + m.clockDivFrac / 256;
+        const d = Math.max(1, Math.ceil(div - m._acc + m._stall * div));
+        if (d < due) due = d;
+      }
+    }
+    return due;
+  }
+
+  /** Bring the PIO up to the clock's present (it lagged the CPU by less than
+   * one of its clocks: nothing in it changed in between). */
+  _pioSync() {
+    const lag = this.pioLag;
+    if (lag > 0) {
+      this.pioLag = 0;
+      if (this.pioRunning()) this._stepPio(lag, this.clock.nanos - lag * CYCLE_NS, true);
+    }
   }
 
   /**
@@ -601,6 +639,7 @@ export class Pico {
     if (this.pace > 0) limit = this.nanos + 5e6;   // 5 ms slices
     for (let i = 0; i < n; i++) {
       const pio = this.pioRunning();
+      if (this.pioLag && (this.hangUntil > this.nanos || core.waiting)) this._pioSync();
       const t0 = clock.nanos;
       if (this.hangUntil > this.nanos) {
         // a hung program: the core does nothing useful, time and peripherals
@@ -621,12 +660,21 @@ export class Pico {
       } else {
         const c = core.executeInstruction();
         this.instructions++;
-        if (pio) this._stepPio(c, t0);
+        if (pio) {
+          this.pioLag += c;
+          const na = clock.nextAlarm;
+          if (this.pioLag >= this.pioDue || (na && na.nanos <= t0 + c * CYCLE_NS)) {
+            const lag = this.pioLag;
+            this.pioLag = 0;
+            this._stepPio(lag, t0 - (lag - c) * CYCLE_NS, true);
+          }
+        }
         clock.tick(c * CYCLE_NS);
       }
       if (this._pendingReset || this._yield || this.nanos >= limit) break;
     }
     this._yield = false;
+    this._pioSync();
     if (this._pendingReset) {
       const r = this._pendingReset;
       this._pendingReset = 0;
