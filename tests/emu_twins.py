@@ -102,15 +102,21 @@ def _resume(t, since):
     return t.wait_event("resume", 1000, since=n)["points"]
 
 
-def _game_with_a_save(t):
-    """Power-up from the box's image, two players, a game; P1's table
-    penalty is its first save, complete. Returns the points."""
+def two_players_in_a_game(t):
+    """Power-up from the box's image, P1 and P2 join, ROLL twice: a game of
+    3 yellow dice (the dice menu's first choice) waits for its first roll."""
     t.boot(3000)
     t.press(0)
     t.press(1)
     t.press("roll")
     t.press("roll")
-    t.wait_event("game", 1000)
+    return t.wait_event("game", 1000)
+
+
+def _game_with_a_save(t):
+    """Power-up from the box's image, two players, a game; P1's table
+    penalty is its first save, complete. Returns the points."""
+    two_players_in_a_game(t)
     assert not _penalty(t, 0)
     t.run(100)
     return _state(t)["points"]

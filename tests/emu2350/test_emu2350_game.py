@@ -4,6 +4,7 @@ same event log and final LED frames; a dial being turned locks where it
 stood when the buzzer went down."""
 import os
 
+import emu_twins
 from emu.differential import differential
 from emu.table import MS, EmuTable
 
@@ -38,12 +39,7 @@ def test_a_dial_turned_while_the_buzzer_goes_down_locks_where_it_stood(image):
     """P2 turns the dial slowly from 0 to 7 (28 ms a position, passing every
     contact, bridging two at each step) and buzzes while it stands at 4."""
     with EmuTable("pico2-8p", flash=image("pico2-8p")) as t:
-        t.boot(3000)
-        t.press(0)
-        t.press(1)
-        t.press("roll")
-        t.press("roll")
-        t.wait_event("game", 1000)
+        emu_twins.two_players_in_a_game(t)
         n = len(t.events)
         t.press("roll")
         t.wait_event("faces", 3000, since=n)

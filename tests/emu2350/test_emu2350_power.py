@@ -27,12 +27,7 @@ def _round(t, dial):
 
 def test_a_hung_loop_is_reset_by_the_watchdog_and_a_cut_save_comes_back(image):
     with EmuTable("pico2-8p", flash=image("pico2-8p")) as t:
-        t.boot(3000)
-        t.press(0)
-        t.press(1)
-        t.press("roll")
-        t.press("roll")
-        t.wait_event("game", 1000)
+        emu_twins.two_players_in_a_game(t)
         n = _round(t, 3)
         t.wait_event("score", 1000, since=n)
         t.run(500)
