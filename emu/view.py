@@ -25,6 +25,47 @@ from sim.wire import WireEncoder
 
 TAP_MS = 80
 LONG_MS = 2200
+SPEED_WINDOW_S = 2.0    # the speed line: emulated s per wall s over the last 2 s
+
+# the state each event leaves the box in (the rest leave it where it was)
+_STATE_AFTER = {"boot": "join", "resume": "ready", "game": "ready", "roll": "rolling",
+                "faces": "grab", "score": "ready", "winner": "game over", "market": "turn",
+                "final": "final"}
+
+
+def summary(events):
+    """What `make sim` shows beside the picture, read from the box's log: the
+    state, each player's points (Cheese Master) or money (Cheesonomics), and
+    the plates locked this round. Returns three lines of text."""
+    state, points, plates, game = "join", {}, {}, "cheese master"
+    for e in events:
+        k = e["ev"]
+        if k == "boot":
+            points, plates, game = {}, {}, "cheese master"
+        elif k == "pick":
+            game = e.get("game", game)
+        elif k == "game":
+            points = dict((p, None) for p in e.get("players", []))
+        elif k in ("resume", "score"):
+            points.update(e.get("points", {}))
+        elif k in ("penalty", "refused") and "points" in e:
+            points[e["p"]] = e["points"]
+        elif k == "roll":
+            plates = {}
+        elif k == "grab" and e.get("plate") is not None:
+            plates[e["p"]] = e["plate"]
+        elif k == "action" and "money" in e:
+            points[e["p"]] = e["money"]
+        elif k == "final":
+            points.update(e.get("money", {}))
+        state = _STATE_AFTER.get(k, state)
+        if k == "action":
+            state = "turn"
+    word = "money" if game == "cheesonomics" else "points"
+    pts = "  ".join("%s %s" % (p, "-" if v is None else v) for p, v in sorted(points.items()))
+    pl = "  ".join("%s %s" % (p, v) for p, v in sorted(plates.items()))
+    return ["state: %s (%s)" % (state, game), "%s: %s" % (word, pts or "-"),
+            "plates this round: %s" % (pl or "-")]
 
 
 class EmuView:
@@ -38,6 +79,7 @@ class EmuView:
         self.pending = None
         self.wall0 = time.monotonic()
         self.emu0 = table.pico.nanos
+        self.samples = []               # (wall s, emulated ns) for the speed line
 
     def pixels(self):
         out = []
@@ -74,16 +116,25 @@ class EmuView:
             lines.append(track_line(s, leds))
         return lines
 
+    def speed(self):
+        """Emulated s per wall s over the last SPEED_WINDOW_S: how fast it goes
+        now, not since the start (a running average hid a 0.6x tumble)."""
+        now = time.monotonic()
+        self.samples.append((now, self.table.pico.nanos))
+        while len(self.samples) > 2 and now - self.samples[1][0] >= SPEED_WINDOW_S:
+            self.samples.pop(0)
+        w0, e0 = self.samples[0]
+        return (self.samples[-1][1] - e0) / 1e9 / (now - w0) if now > w0 else 0.0
+
     def status(self):
         t = self.table
         last = [e for e in t.events if e["ev"] not in ("press",)][-3:]
         emu_s = (t.pico.nanos - self.emu0) / 1e9
-        wall_s = time.monotonic() - self.wall0
-        speed = emu_s / wall_s if wall_s > 0 else 0
-        head = Text("emulated %.1f s, %.2fx real time" % (emu_s, speed), style="dim")
+        head = Text("emulated %.1f s, %.2fx real time now" % (emu_s, self.speed()), style="dim")
+        lines = [Text(x, no_wrap=True, overflow="ellipsis") for x in summary(t.events)]
         log = [Text(" ".join("%s=%s" % (k, v) for k, v in e.items() if k not in ("v", "t")),
                     style="dim", no_wrap=True, overflow="ellipsis") for e in last]
-        return [head] + log + [Text("> " + self.said, style="italic")]
+        return [head] + lines + log + [Text("> " + self.said, style="italic")]
 
     def frame(self):
         px = self.pixels()
