@@ -5,7 +5,8 @@
 //
 // Where stock rp2040js 1.4.1 falls short of a real RP2040 (see
 // ../../shared/emulator/README.md), this harness does what the chip does:
-// - PIO is stepped in lock-step with the CPU, honouring CLKDIV and [delay];
+// - PIO is stepped on the CPU's clock (when a machine's next clock is due, at
+//   most 1 us behind the CPU), honouring CLKDIV and [delay];
 // - flash erase/program (boot ROM 'RE'/'RP') are done here, on mcu.flash;
 // - the USB host NAKs an OUT endpoint until it has data, so an idle CPU sleeps;
 // - a watchdog trigger rebuilds the chip with flash and scratch registers kept;
