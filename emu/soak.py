@@ -126,9 +126,9 @@ class Soak:
             where = ev["state"] if ev is not None else "no answer"
             if where in _IN_GAME or ev is None:
                 self.expected += 1
-                # was the loose wire chattering then (the ring can overflow)?
+                # did the loose wire chatter just before (the ring can overflow)?
                 chatter = at <= self.chatter_until + 100 * MS
-                self.lost.append((round(t.pico.ms), who, where, "during chatter" if chatter else "quiet"))
+                self.lost.append((round(t.pico.ms), who, where, "within 100 ms of chatter" if chatter else "quiet"))
             else:
                 self.in_game = False
 
