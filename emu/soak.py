@@ -87,9 +87,15 @@ class Soak:
             self.after_boot()
         return cut
 
-    def after_boot(self):
-        """The box came up (power cut): the small segment again, at the REPL."""
+    def after_boot(self, cut=True):
+        """The box came up (power cut): the small segment again, at the REPL.
+        A cut rebuilds the chip and drops the fingers' scheduled moves
+        (docs/emulator.md): every input is let go first, as each finger was
+        within 60 ms (a buzzer 1 left held would start the self-test)."""
         t = self.t
+        if cut:
+            for who in list(range(8)) + ["roll"]:
+                t.pico.drive(t.pin_of(who), None)
         t.wait_event("boot", 5000, since=self.seen)
         t.pico.send("\x03")
         t.run(300)
@@ -187,7 +193,7 @@ def soak(minutes=120.0, seed=1, wall_minutes=30.0, image=None, out=print, log_pa
         s = Soak(t, rng)
         t.boot()
         s.seen = 0
-        s.after_boot()
+        s.after_boot(cut=False)
         start = t.pico.ms
         next_heap = start
         next_cut = start + rng.uniform(3, 9) * 60000
