@@ -11,16 +11,20 @@ def test_the_deployed_version_constant_is_the_manifests():
         % (VERSION, read_manifest().version))
 
 
-def _main_py():
-    """firmware/main.py as a module (on CPython it defines, it does not start the box)."""
+def _load(name, *path):
+    """A file of the repository as a module, by its path (main.py is no
+    package module; on CPython it defines, it does not start the box)."""
     import importlib.util
     import os
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                        "firmware", "main.py")
-    spec = importlib.util.spec_from_file_location("box_main", path)
+    full = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), *path)
+    spec = importlib.util.spec_from_file_location(name, full)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def _main_py():
+    return _load("box_main", "firmware", "main.py")
 
 
 def test_main_refuses_a_micropython_older_than_tested():
@@ -67,11 +71,5 @@ def test_an_old_micropython_gets_error_code_4_and_a_message(monkeypatch, capsys)
 
 
 def test_flash_warns_of_the_same_versions_main_refuses():
-    import importlib.util
-    import os
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                        "host_tools", "flash.py")
-    spec = importlib.util.spec_from_file_location("flash_tool_v", path)
-    fl = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fl)
+    fl = _load("flash_tool_v", "host_tools", "flash.py")
     assert fl.TESTED_MICROPYTHON == _main_py().TESTED
