@@ -205,7 +205,7 @@ package-json: $(STAMP)
 # heapsize bisection), steady-state allocation, step/buzz cost, .py vs .mpy import,
 # simulator speed; a table + build/bench.json (docs/bench.md). Needs node + npm.
 bench: $(STAMP) emu-deps
-	$(PY) host_tools/bench.py
+	$(PY) -m bench
 
 # host tools for the table and the builder (docs/host-tools.md)
 LOGS   ?=

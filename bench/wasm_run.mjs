@@ -7,7 +7,7 @@
 // same paths as in the repo (every firmware/ package: *.py and *.json; the
 // port's hardware modules are copied but never imported; sim/*.py but the
 // CPython-only view/wire/keys/__main__, sim/cheesonomics/*.py, boards/*.json,
-// bench/*.py, bench/*.txt, build/bench/*.txt), puts firmware/, ./ and bench/ on sys.path, sets sys.argv
+// bench/mp/*.py, bench/*.txt, build/bench/*.txt), puts firmware/, ./ and bench/mp/ on sys.path, sets sys.argv
 // to [SCRIPT, ARG ...] and runs SCRIPT. Exit code 1 on a Python exception
 // (the package's own CLI exits 0 on one). One interpreter per Node process.
 //
@@ -61,14 +61,15 @@ for (const pkg of fs.readdirSync(path.join(ROOT, "firmware")).sort()) {
 copy("sim", (n) => n.endsWith(".py") && !SIM_CPYTHON.has(n));
 copy("sim/cheesonomics", (n) => n.endsWith(".py"));
 copy("boards", (n) => n.endsWith(".json"));
-copy("bench", (n) => n.endsWith(".py") || n.endsWith(".txt"));
+copy("bench", (n) => n.endsWith(".txt"));
+copy("bench/mp", (n) => n.endsWith(".py"));
 copy("build/bench", (n) => n.endsWith(".txt"));
 
 const argv = [script, ...args].map((a) => JSON.stringify(a)).join(", ");
 try {
   mp.runPython(
     "import sys\n" +
-    "sys.path[:] = ['/firmware', '/', '/bench']\n" +
+    "sys.path[:] = ['/firmware', '/', '/bench/mp']\n" +
     "sys.argv[:] = [" + argv + "]\n" +
     "del sys\n");
   mp.runPython(fs.readFileSync(path.join(ROOT, script), "utf8"));

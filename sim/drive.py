@@ -1,5 +1,5 @@
 """Moving virtual time, and fingers on buttons: shared by the simulator's
-scenarios (scenario.py) and the bench (bench/mp_game.py). Pure Python: runs
+scenarios (scenario.py) and the bench (bench/mp/mp_game.py). Pure Python: runs
 on MicroPython too.
 """
 from sim.simport import ROLL_BIT

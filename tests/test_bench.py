@@ -1,22 +1,19 @@
-"""make bench cannot rot silently: `host_tools/bench.py --smoke` runs every
+"""make bench cannot rot silently: `bench/run.py --smoke` runs every
 bench script and every section once, with the smallest workload, and checks
 each figure is there and positive (docs/bench.md). Here it runs as `make
-bench` would run it, in a subprocess; a few seconds on a 2-core machine."""
+bench` would run it, in a subprocess (its time is in docs/bench.md, not a test)."""
 import os
 import shutil
 import subprocess
 import sys
-import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SECTIONS = ("1 GAME", "2 STEADY STATE", "3 COST", "4 IMPORT", "5 SIMULATOR", "6 EMULATED PICO")
 
 
 def test_bench_smoke():
-    t0 = time.monotonic()
-    p = subprocess.run([sys.executable, os.path.join(REPO, "host_tools", "bench.py"), "--smoke"],
+    p = subprocess.run([sys.executable, "-m", "bench", "--smoke"],
                        cwd=REPO, capture_output=True, text=True, timeout=180)
-    wall = time.monotonic() - t0
     out = p.stdout + p.stderr
     assert p.returncode == 0, "bench.py --smoke failed (exit %d):\n%s" % (p.returncode, out[-4000:])
     no_node = shutil.which("node") is None or shutil.which("npm") is None
@@ -32,14 +29,13 @@ def test_bench_smoke():
     else:
         assert "heap 32-bit (wasm): peak live during the game" in p.stdout
         assert "wasm32 ready_marked (ready)" in p.stdout
-    assert wall < 60, "the smoke took %.0f s (it must stay well under a minute)" % wall
 
 
 def test_mirror_check_names_a_drift(tmp_path, monkeypatch):
     """The bench's copy of Box.step() is compared with box.py's calls: a
     call added to step() fails the bench, naming benchkit."""
     import importlib.util
-    spec = importlib.util.spec_from_file_location("bench_tool", os.path.join(REPO, "host_tools", "bench.py"))
+    spec = importlib.util.spec_from_file_location("bench_tool", os.path.join(REPO, "bench", "run.py"))
     B = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(B)
     assert B.check_mirror()["step_calls"] > 0
@@ -53,6 +49,6 @@ def test_mirror_check_names_a_drift(tmp_path, monkeypatch):
     try:
         B.check_mirror()
     except B.BenchError as e:
-        assert "bench/benchkit.py's copy of Box.step" in str(e)
+        assert "bench/mp/benchkit.py's copy of Box.step" in str(e)
     else:
         raise AssertionError("a changed Box.step() passed the mirror check")

@@ -34,12 +34,12 @@ def test_rules_show_every_face():
 
 
 def test_shipped_default_dice_file_is_the_default_dice():
-    spec = json.loads(read("dice", "default.json"))
-    assert load_dice(spec, "dice/default.json") == default_dice()
+    spec = json.loads(read("docs", "default.json"))
+    assert load_dice(spec, "docs/default.json") == default_dice()
     # the complete example in the format's doc is that file
     doc = read("docs", "dice-file.md")
     example = re.search(r"```json\n(.*?)```", doc, re.S).group(1)
-    assert example == read("dice", "default.json")
+    assert example == read("docs", "default.json")
 
 
 def test_readme_json_example_is_real_output():

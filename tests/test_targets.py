@@ -8,7 +8,7 @@ hold one path (FILE, REPORT, BOARD, UF2), quoted by the Makefile's recipes.
 make runs with `-o .venv/.stamp`: this very .venv runs the test, and a
 Makefile edited since it was built would otherwise reinstall it mid-suite.
 
-`make bench` is run by tests/test_bench.py (`host_tools/bench.py --smoke`),
+`make bench` is run by tests/test_bench.py (`bench/run.py --smoke`),
 the parts of `make test` by `make test` itself, `make emu-firmware`, `make
 uf2` and `python -m emu --script` by their own tests (tests/emu/ runs the
 last two on the emulated Pico): test_every_target_is_run_somewhere keeps
@@ -152,7 +152,7 @@ def test_make_dicelab(tmp_path):
     # a dice file in a folder with a space: ARGS is a list, the path takes its own quotes
     d = tmp_path / "our dice"
     d.mkdir()
-    spec = json.loads((REPO / "dice" / "default.json").read_text())
+    spec = json.loads((REPO / "docs" / "default.json").read_text())
     spec["dice"][3]["faces"] = ["cheese1"] * 6
     (d / "my dice.json").write_text(json.dumps(spec))
     out = ok(make("dicelab", "ARGS=--dice '%s'" % (d / "my dice.json"))).stdout

@@ -137,7 +137,7 @@ class Box:
     @property
     def animate(self):
         """True as the box runs, and in every scenario, test and referee run.
-        False only in a speed benchmark (host_tools/bench.py): no tunes, no
+        False only in a speed benchmark (bench/run.py): no tunes, no
         animation frames, no waking for blinks, the LEDs drawn only when draw()
         is called. Then the drawing code does not run at all, so a crash in
         it goes unseen (an exchange in Cheesonomics crashed only when

@@ -87,7 +87,7 @@ def reset_points(sim):
 # mp_steady.py locks each piece alone to name what allocates; mp_cost.py times
 # them. So that this copy cannot drift from box.py unnoticed, two checks:
 # STEP_CALLS / WAKE_CALLS are the calls Box.step() / Box.next_wake() make, in
-# the order box.py writes them, and host_tools/bench.py compares them with
+# the order box.py writes them, and bench/run.py compares them with
 # box.py's source (ast) before it runs anything; check_pieces() below runs a
 # box on the pieces beside one on step()/next_wake() and fails on the first
 # difference (state, LED buffers, frames shown, wake time).
@@ -220,6 +220,6 @@ def check_pieces(make, setup, n, dt):
         elif a.box.display.bufs != b.box.display.bufs:
             why = "LED buffers differ"
         if why is not None:
-            raise MirrorDrift("bench/benchkit.py's copy of Box.step differs from box.py after "
+            raise MirrorDrift("bench/mp/benchkit.py's copy of Box.step differs from box.py after "
                               "%d iterations: %s" % (i + 1, why))
     return n

@@ -1,7 +1,7 @@
 # Steady-state allocation: does the main loop allocate while nothing happens?
-# Run by host_tools/bench.py on the unix and the webassembly MicroPython.
+# Run by bench/run.py on the unix and the webassembly MicroPython.
 #
-#   micropython bench/mp_steady.py [ITERATIONS]
+#   micropython bench/mp/mp_steady.py [ITERATIONS]
 #
 # ITERATIONS (the smoke run: 1) replaces each state's own count, and then the
 # pieces below are run locked whatever the whole step did.
@@ -25,7 +25,7 @@ import benchkit as K
 from cheesebox import ticks
 
 DT = 5000   # us the virtual clock moves between iterations
-# smoke (host_tools/bench.py --smoke): this many iterations a state instead
+# smoke (bench/run.py --smoke): this many iterations a state instead
 SMOKE = int(sys.argv[1]) if len(sys.argv) > 1 else 0
 MIRROR_MIN = 400    # iterations (2 s) the pieces are checked against step() at least
 
@@ -96,7 +96,7 @@ def locked_pieces(sim, n):
 
     def pin(obj, label, name):
         if not hasattr(obj, name):
-            raise AttributeError("bench/mp_steady.py: %s has no %s any more" % (label, name))
+            raise AttributeError("bench/mp/mp_steady.py: %s has no %s any more" % (label, name))
         orig = getattr(obj, name)
 
         def wrapped():

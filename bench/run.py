@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """make bench: measured figures of the Cheese Box firmware (docs/bench.md).
 
-  .venv/bin/python host_tools/bench.py [--quick | --smoke]
+  .venv/bin/python -m bench [--quick | --smoke]
 
 1. heap of a whole 8-player game, all six dice, animating: on the 32-bit
    webassembly MicroPython (Node, bench/wasm_run.mjs) and the unix 64-bit one
@@ -46,7 +46,7 @@ GAME = BUILD / "bench" / "game8.txt"
 SMOKE_GAME = BUILD / "bench" / "game8-smoke.txt"
 TABLE_PACE = REPO / "bench" / "table_pace_30.txt"
 THIRTY = REPO / "tests" / "scenarios" / "thirty_rounds.txt"
-MP_PATH = "firmware:.:bench"
+MP_PATH = "firmware:.:bench/mp"
 KIB = 1024
 
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
@@ -58,7 +58,7 @@ from cheesemaster.rules import cheese_left  # noqa: E402
 from sim.scenario import Sim, run_line, run_script  # noqa: E402
 from sim.scenario import match_of  # noqa: E402
 
-BENCHKIT = REPO / "bench" / "benchkit.py"
+BENCHKIT = REPO / "bench" / "mp" / "benchkit.py"
 BOX_PY = REPO / "firmware" / "cheesebox" / "box.py"
 
 class BenchError(Exception):
@@ -204,13 +204,13 @@ def game_figures(res: dict, ref: dict, node: bool, quick: bool, smoke=False):
     g = {"scenario": game_rel, "setup": board_note, "winner": ref["winner"],
          "rounds": ref["rounds"], "virtual_s": ref["virtual_ms"] / 1000}
     # unix 64-bit: live heap with a collection after every tick
-    r = bench_line(run_unix(["bench/mp_game.py", "live", game_rel], heap="4M").stdout, "mp_game live")
+    r = bench_line(run_unix(["bench/mp/mp_game.py", "live", game_rel], heap="4M").stdout, "mp_game live")
     same_game(r, ref, "unix micropython")
     g["unix64"] = {k: r[k] for k in ("base", "after_firmware_imports", "after_all_imports",
                                      "after_board", "after_box", "peak", "end", "steps", "ticks")}
 
     def completes(h):
-        p = run_unix(["bench/mp_game.py", "fit", game_rel], heap=str(h), check=False)
+        p = run_unix(["bench/mp/mp_game.py", "fit", game_rel], heap=str(h), check=False)
         if p.returncode != 0:
             return False
         same_game(bench_line(p.stdout, "mp_game fit"), ref, "unix micropython fit")
@@ -229,7 +229,7 @@ def game_figures(res: dict, ref: dict, node: bool, quick: bool, smoke=False):
         g["wasm32"] = None
         return g
     log("webassembly MicroPython, heapsize 64 KiB")
-    r = bench_line(run_wasm(64 * KIB, ["bench/mp_game.py", "live", game_rel]).stdout, "mp_game wasm")
+    r = bench_line(run_wasm(64 * KIB, ["bench/mp/mp_game.py", "live", game_rel]).stdout, "mp_game wasm")
     same_game(r, ref, "webassembly micropython")
     w = {k: r[k] for k in ("base", "after_firmware_imports", "after_all_imports", "after_board",
                            "after_box", "peak", "end", "start_heap", "max_heap", "steps", "ticks")}
@@ -240,7 +240,7 @@ def game_figures(res: dict, ref: dict, node: bool, quick: bool, smoke=False):
         log("bisecting heapsize on the webassembly MicroPython (no growth)")
 
         def no_growth(h):
-            x = bench_line(run_wasm(h, ["bench/mp_game.py", "live", game_rel]).stdout, "mp_game wasm")
+            x = bench_line(run_wasm(h, ["bench/mp/mp_game.py", "live", game_rel]).stdout, "mp_game wasm")
             same_game(x, ref, "webassembly micropython")
             return x["max_heap"] == x["start_heap"]
         w["smallest_heapsize_no_growth"] = bisect(16 * KIB, 1024 * KIB, no_growth)
@@ -268,7 +268,7 @@ def call_names(func: ast.FunctionDef) -> tuple[str, ...]:
     return tuple(out)
 
 def check_mirror():
-    """bench/benchkit.py copies Box.step() and Box.next_wake() piece by piece
+    """bench/mp/benchkit.py copies Box.step() and Box.next_wake() piece by piece
     (mp_steady names what allocates, mp_cost times the parts): its STEP_CALLS
     and WAKE_CALLS must be the calls box.py makes, in its order. (mp_steady
     also runs the pieces beside step() and compares the boxes.)"""
@@ -283,13 +283,13 @@ def check_mirror():
     for name, key in (("step", "STEP_CALLS"), ("next_wake", "WAKE_CALLS")):
         got = call_names(meth[name])
         if kit.get(key) != got:
-            raise BenchError("bench/benchkit.py's copy of Box.%s no longer matches box.py: it calls "
+            raise BenchError("bench/mp/benchkit.py's copy of Box.%s no longer matches box.py: it calls "
                              "%s, benchkit's %s says %s: update step_pieces/wake_pieces and %s"
                              % (name, ", ".join(got), key, ", ".join(kit.get(key, ())), key))
     return {"step_calls": len(kit["STEP_CALLS"]), "wake_calls": len(kit["WAKE_CALLS"])}
 
 def steady_figures(node: bool, smoke=False):
-    args = ["bench/mp_steady.py"] + (["1"] if smoke else [])
+    args = ["bench/mp/mp_steady.py"] + (["1"] if smoke else [])
     out = {"mirror": check_mirror(),
            "unix64": bench_line(run_unix(args).stdout, "mp_steady unix")}
     out["wasm32"] = (bench_line(run_wasm(1024 * KIB, args).stdout, "mp_steady wasm")
@@ -298,7 +298,7 @@ def steady_figures(node: bool, smoke=False):
 
 # -- 3. cost -------------------------------------------------------------------
 def cost_figures(quick: bool, smoke=False):
-    args = ["bench/mp_cost.py"] + (["2", "1"] if smoke else ["20" if quick else "40"])
+    args = ["bench/mp/mp_cost.py"] + (["2", "1"] if smoke else ["20" if quick else "40"])
     r = bench_line(run_unix(args).stdout, "mp_cost")
     if r["wheel_not_lit"]:
         raise BenchError("mp_cost: %d grabs did not light the wheel LED" % r["wheel_not_lit"])
@@ -448,19 +448,19 @@ def table(R: dict) -> list[tuple[str, str]]:
     return rows
 
 def emu_figures(smoke=False):
-    """Section 6 (emu/bench.py), or why it was skipped."""
+    """Section 6 (bench/emulated.py), or why it was skipped."""
     from emu.pico import EmulatorMissing, locate
     try:
         locate()
     except EmulatorMissing as e:
         return {"skipped": str(e)}
-    from emu import bench as EB
+    from bench import emulated as EB
     return EB.smoke(log) if smoke else EB.figures(log)
 
 def emu_rows(E):
     if "skipped" in E:
         return [("6 EMULATED PICO", "skipped: " + E["skipped"])]
-    from emu import bench as EB
+    from bench import emulated as EB
     return EB.smoke_rows(E) if "smoke" in E else EB.rows(E)
 
 # -- is each figure there? -----------------------------------------------------------
@@ -515,7 +515,7 @@ def sane_emu(E):
     if "skipped" in E:
         return
     if "smoke" in E:
-        from emu import bench as EB
+        from bench import emulated as EB
         need("emulated Pico (%s)" % E["smoke"], EB.smoke_figure(E))
         return
     g = E["game"]
@@ -539,42 +539,17 @@ def sane_emu(E):
 SECTIONS = (("1", "1 GAME"), ("2", "2 STEADY STATE"), ("3", "3 COST"), ("4", "4 IMPORT"),
             ("5", "5 SIMULATOR"), ("6", "6 EMULATED PICO"))
 
-def main(argv=None) -> int:
+def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--quick", action="store_true", help="fewer runs, no wasm heap bisection")
     g.add_argument("--smoke", action="store_true",
                    help="every section once, smallest workload, figures checked (make test)")
-    args = ap.parse_args(argv)
-    smoke = args.smoke
-    if not MICROPYTHON.exists():
-        print("bench: %s missing: run make venv" % MICROPYTHON, file=sys.stderr)
-        return 1
-    node = have_node()
-    R: dict = {"when": time.strftime("%Y-%m-%d %H:%M:%S"), "python": sys.version.split()[0],
-               "smoke": smoke}
-    failed = []
-    times = {}
+    return ap.parse_args(argv)
 
-    def section(key, what, f):
-        name = dict(SECTIONS)[key]
-        log("%s. %s" % (key, what))
-        t0 = time.perf_counter()
-        try:
-            f()
-        except Exception as e:  # noqa: BLE001  (any failure: name the section, run the next)
-            failed.append((name, "%s: %s" % (type(e).__name__, e)))
-            print("bench: FAILED: section %s: %s" % (name, e), file=sys.stderr)
-        times[name] = round(time.perf_counter() - t0, 1)
-
-    if node:
-        try:
-            npm_ci()
-        except (BenchError, subprocess.TimeoutExpired) as e:
-            print("bench: FAILED: npm ci for the 32-bit figures: %s" % e, file=sys.stderr)
-            return 1
-    else:
-        log("node/npm not found: the 32-bit (webassembly) figures are skipped")
+def section_plan(R: dict, args, node: bool) -> list:
+    """The six sections as (key, what, function filling R[...] and checking it)."""
+    smoke, quick = args.smoke, args.quick
     board = read_board(str(REPO / "boards" / "pico-8p.json"))
 
     def s1():
@@ -584,7 +559,7 @@ def main(argv=None) -> int:
         game = SMOKE_GAME if smoke else GAME
         game.parent.mkdir(parents=True, exist_ok=True)
         game.write_text(text)
-        R["game"] = game_figures({}, ref, node, args.quick, smoke)
+        R["game"] = game_figures({}, ref, node, quick, smoke)
         sane_game(R["game"], smoke)
 
     def s2():
@@ -592,15 +567,15 @@ def main(argv=None) -> int:
         sane_steady(R["steady"])
 
     def s3():
-        R["cost"] = cost_figures(args.quick, smoke)
+        R["cost"] = cost_figures(quick, smoke)
         sane_cost(R["cost"])
 
     def s4():
-        R["imports"] = import_figures(1 if smoke else 7 if args.quick else 25)
+        R["imports"] = import_figures(1 if smoke else 7 if quick else 25)
         sane_imports(R["imports"])
 
     def s5():
-        n = 1 if smoke else 3 if args.quick else 7
+        n = 1 if smoke else 3 if quick else 7
         R["sim"] = [sim_speed(THIRTY, n), sim_speed(TABLE_PACE, n), sim_speed(TABLE_PACE, n, animate=True)]
         sane_sim(R["sim"])
 
@@ -608,25 +583,29 @@ def main(argv=None) -> int:
         R["emu"] = emu_figures(smoke)
         sane_emu(R["emu"])
 
-    section("1", "heap of a whole game" + (" (smoke: its first round)" if smoke else ""), s1)
-    section("2", "steady-state allocation", s2)
-    section("3", "cost of a step and of a buzz", s3)
-    section("4", "import .py vs .mpy", s4)
-    section("5", "simulator speed", s5)
-    section("6", "the real firmware on the emulated Pico (RP2040, 125 MHz)", s6)
-    R["seconds"] = times
-    if failed:
-        for name, why in failed:
-            print("bench: FAILED section %s: %s" % (name, why.splitlines()[0] if why else ""))
-        print("bench: %d of %d sections failed: %s" % (len(failed), len(SECTIONS),
-                                                       ", ".join(n for n, _ in failed)))
-        return 1
-    rows = table(R)
-    rows += emu_rows(R["emu"])
-    R["table"] = [list(r) for r in rows]
-    BUILD.mkdir(exist_ok=True)
-    out = BUILD / ("bench-smoke.json" if smoke else "bench.json")
-    out.write_text(json.dumps(R, indent=1) + "\n")
+    return [("1", "heap of a whole game" + (" (smoke: its first round)" if smoke else ""), s1),
+            ("2", "steady-state allocation", s2),
+            ("3", "cost of a step and of a buzz", s3),
+            ("4", "import .py vs .mpy", s4),
+            ("5", "simulator speed", s5),
+            ("6", "the real firmware on the emulated Pico (RP2040, 125 MHz)", s6)]
+
+def run_sections(plan: list) -> tuple[list, dict]:
+    """Runs every section; a failure names its section and the next one runs."""
+    failed, times = [], {}
+    for key, what, f in plan:
+        name = dict(SECTIONS)[key]
+        log("%s. %s" % (key, what))
+        t0 = time.perf_counter()
+        try:
+            f()
+        except Exception as e:  # noqa: BLE001  (any failure: name the section, run the next)
+            failed.append((name, "%s: %s" % (type(e).__name__, e)))
+            print("bench: FAILED: section %s: %s" % (name, e), file=sys.stderr)
+        times[name] = round(time.perf_counter() - t0, 1)
+    return failed, times
+
+def print_table(rows: list):
     width = max(len(a) for a, _ in rows)
     print()
     for a, b in rows:
@@ -637,14 +616,48 @@ def main(argv=None) -> int:
         else:
             print("%-*s  %s" % (width, a, b))
     print()
-    if smoke:
-        if not node:
-            print("smoke: SKIPPED the 32-bit (webassembly) runs: node/npm not found")
-        for key, name in SECTIONS:
-            if key == "6" and "skipped" in R["emu"]:
-                print("smoke SKIPPED: %s: %s" % (name, R["emu"]["skipped"]))
-            else:
-                print("smoke ok: %s (%.1f s)" % (name, times[name]))
+
+def print_smoke(R: dict, node: bool, times: dict):
+    if not node:
+        print("smoke: SKIPPED the 32-bit (webassembly) runs: node/npm not found")
+    for key, name in SECTIONS:
+        if key == "6" and "skipped" in R["emu"]:
+            print("smoke SKIPPED: %s: %s" % (name, R["emu"]["skipped"]))
+        else:
+            print("smoke ok: %s (%.1f s)" % (name, times[name]))
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    if not MICROPYTHON.exists():
+        print("bench: %s missing: run make venv" % MICROPYTHON, file=sys.stderr)
+        return 1
+    node = have_node()
+    R: dict = {"when": time.strftime("%Y-%m-%d %H:%M:%S"), "python": sys.version.split()[0],
+               "smoke": args.smoke}
+    if node:
+        try:
+            npm_ci()
+        except (BenchError, subprocess.TimeoutExpired) as e:
+            print("bench: FAILED: npm ci for the 32-bit figures: %s" % e, file=sys.stderr)
+            return 1
+    else:
+        log("node/npm not found: the 32-bit (webassembly) figures are skipped")
+    failed, times = run_sections(section_plan(R, args, node))
+    R["seconds"] = times
+    if failed:
+        for name, why in failed:
+            print("bench: FAILED section %s: %s" % (name, why.splitlines()[0] if why else ""))
+        print("bench: %d of %d sections failed: %s" % (len(failed), len(SECTIONS),
+                                                       ", ".join(n for n, _ in failed)))
+        return 1
+    rows = table(R) + emu_rows(R["emu"])
+    R["table"] = [list(r) for r in rows]
+    BUILD.mkdir(exist_ok=True)
+    out = BUILD / ("bench-smoke.json" if args.smoke else "bench.json")
+    out.write_text(json.dumps(R, indent=1) + "\n")
+    print_table(rows)
+    if args.smoke:
+        print_smoke(R, node, times)
     print("written: %s" % out.relative_to(REPO))
     return 0
 

@@ -1,10 +1,10 @@
 # Cost of the main loop and of one buzz, as a ratio against a calibration
 # loop timed on the same interpreter, so the figures hold on a noisy machine.
-# Run by host_tools/bench.py on the unix MicroPython; see docs/bench.md.
+# Run by bench/run.py on the unix MicroPython; see docs/bench.md.
 #
-#   micropython bench/mp_cost.py [ROUNDS [SMOKE]]
+#   micropython bench/mp/mp_cost.py [ROUNDS [SMOKE]]
 #
-# SMOKE (host_tools/bench.py --smoke): 1 = the smallest workload (one round,
+# SMOKE (bench/run.py --smoke): 1 = the smallest workload (one round,
 # a few batches and wake steps, short calibrations), to check it runs.
 # Prints "BENCH {json}": medians in microseconds on this machine and each as
 # "calibration iterations" (the time of that many iterations of
@@ -80,7 +80,7 @@ def wheel_lit(sim, s):
 
 
 # the table's five parts of a step, from benchkit's pieces (the same calls as
-# Box.step, checked against box.py by host_tools/bench.py and mp_steady.py)
+# Box.step, checked against box.py by bench/run.py and mp_steady.py)
 PART = {"clock": "poll", "hold": "poll", "poll": "poll", "answers": "pop_and_input",
         "inputs": "pop_and_input", "stuck": "pop_and_input", "timers": "timers_and_tunes",
         "tunes": "timers_and_tunes", "render": "render", "flush": "flush", "release": "flush"}

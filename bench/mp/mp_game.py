@@ -1,8 +1,8 @@
 # The heap of a whole game, on a real MicroPython: the unix 64-bit one or the
-# 32-bit webassembly one (bench/wasm_run.mjs). Run by host_tools/bench.py;
+# 32-bit webassembly one (bench/wasm_run.mjs). Run by bench/run.py;
 # see docs/bench.md.
 #
-#   micropython bench/mp_game.py MODE SCENARIO [BOARD]
+#   micropython bench/mp/mp_game.py MODE SCENARIO [BOARD]
 #   MODE live: gc.collect() after every box step and scenario line; the live
 #              heap (gc.mem_alloc()) and the heap size are read after each
 #   MODE fit:  no extra collections (unix: bisect -X heapsize with it)
