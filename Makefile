@@ -99,14 +99,14 @@ typecheck: $(TSTAMP)
 	PYTHONPATH=$(TDIR) $(PY) -m pyright --project pyrightconfig.json
 
 check-mpy: $(STAMP)
-	$(PY) host_tools/check_mpy.py
+	$(PY) host_tools/deploy/check_mpy.py
 
 # The firmware runs as the Pico runs it, from the .mpy files make flash lays
 # out (build/test-mp/, first on the path), not compiled from source on a
 # small heap; the simulator and the tests are compiled from source.
 MP_BUILD := build/test-mp
 test-mp: $(STAMP)
-	@CHEESEBOX_FLASH_BUILD=$(MP_BUILD) $(PY) host_tools/flash.py pico-8p --dry-run > /dev/null
+	@CHEESEBOX_FLASH_BUILD=$(MP_BUILD) $(PY) host_tools/deploy/flash.py pico-8p --dry-run > /dev/null
 	MICROPYPATH=$(MP_BUILD):$(MICROPYPATH_) $(MICROPYTHON) -X heapsize=$(MP_HEAP) tests/mp_runner.py
 
 # Three workers on a 2-core machine: the two deploys over the emulated USB
@@ -189,17 +189,17 @@ FLASH_ARGS ?=
 # compile firmware/ to .mpy, copy it and the board file with mpremote, verify
 # every file by sha256, reset (docs/deploy.md)
 flash: $(STAMP)
-	$(PY) host_tools/flash.py "$(BOARD)" --port "$(PORT)" $(FLASH_ARGS)
+	$(PY) host_tools/deploy/flash.py "$(BOARD)" --port "$(PORT)" $(FLASH_ARGS)
 
 # one UF2 with MicroPython (make emu-firmware) and the box's files in their
 # LittleFS image, to drag onto a Pico in BOOTSEL mode (docs/deploy.md)
 UF2 ?= build/cheesebox-$(BOARD).uf2
 uf2: $(STAMP)
-	$(PY) host_tools/fsimage.py uf2 "$(BOARD)" -o "$(UF2)"
+	$(PY) host_tools/deploy/fsimage.py uf2 "$(BOARD)" -o "$(UF2)"
 
 # rewrite package.json (for mpremote mip) after adding or removing a file in firmware/
 package-json: $(STAMP)
-	$(PY) host_tools/flash.py --write-package-json
+	$(PY) host_tools/deploy/flash.py --write-package-json
 
 # measured figures: game heap (32-bit webassembly MicroPython in Node, and unix
 # heapsize bisection), steady-state allocation, step/buzz cost, .py vs .mpy import,
@@ -212,20 +212,20 @@ LOGS   ?=
 FILE   ?=
 REPORT ?= build/report
 dicelab: $(STAMP)
-	$(PY) host_tools/dicelab.py $(ARGS)
+	$(PY) host_tools/labs/dicelab.py $(ARGS)
 monitor: $(STAMP)
-	$(PY) host_tools/monitor.py $(if $(FILE),--file "$(FILE)",--port "$(PORT)") $(ARGS)
+	$(PY) host_tools/table/monitor.py $(if $(FILE),--file "$(FILE)",--port "$(PORT)") $(ARGS)
 refcard: $(STAMP)
-	$(PY) host_tools/refcard.py $(ARGS)
+	$(PY) host_tools/labs/refcard.py $(ARGS)
 selftest: $(STAMP)
-	$(PY) host_tools/selftest.py $(if $(FILE),--file "$(FILE)",--port "$(PORT)") $(ARGS)
+	$(PY) host_tools/builder/selftest.py $(if $(FILE),--file "$(FILE)",--port "$(PORT)") $(ARGS)
 report: $(STAMP)
 	@if [ -z "$(LOGS)" ]; then echo 'make report: name the logs: make report LOGS="a.log b.log"'; exit 2; fi
-	$(PY) host_tools/eventlog.py --report "$(REPORT)" --file $(LOGS) $(ARGS)
+	$(PY) host_tools/table/eventlog.py --report "$(REPORT)" --file $(LOGS) $(ARGS)
 wokwi: $(STAMP)
-	$(PY) host_tools/wokwi.py --all $(ARGS)
+	$(PY) host_tools/builder/wokwi.py --all $(ARGS)
 balance: $(STAMP)
-	$(PY) host_tools/balance.py $(ARGS)
+	$(PY) host_tools/labs/balance.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) $(TDIR) .pytest_cache .hypothesis build bench/node_modules

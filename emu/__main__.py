@@ -1,6 +1,6 @@
 """python -m emu [--board NAME] [--script FILE] [--py]: `make emu`.
 
-The box's firmware, as host_tools/flash.py lays it out (mpy-cross), on the
+The box's firmware, as host_tools/deploy/flash.py lays it out (mpy-cross), on the
 flash of an emulated Pico (a LittleFS image built on the host), runs on the
 official MicroPython rp2 firmware on an emulated Pico (or Pico 2, for a board
 whose "mcu" is rp2350). With a
@@ -52,7 +52,7 @@ def main(argv=None):
         print("emu: the emulated %s's flash: the files of make flash in a LittleFS image built on "
               "the host (cached in build/emu/) ..." % name, file=sys.stderr, flush=True)
     else:
-        print("emu: deploying the firmware to the emulated %s with host_tools/flash.py "
+        print("emu: deploying the firmware to the emulated %s with host_tools/deploy/flash.py "
               "(first time about 45 s, then cached in build/emu/) ..." % name,
               file=sys.stderr, flush=True)
     flash = deploy.image(args.board, keep_py=args.py)

@@ -1,10 +1,10 @@
 """Flash images of the emulated Pico (and Pico 2): the box's files on its own flash.
 
-By default an image is built on the host (host_tools/fsimage.py: the files
+By default an image is built on the host (host_tools/deploy/fsimage.py: the files
 `make flash --dry-run` lays out, in a LittleFS image at the filesystem's
 offset of the firmware's flash, in the geometry of the board's chip) in about
 a second, where a deploy through the emulated USB takes 40-110 s. With tools=True, `make flash` itself
-(host_tools/flash.py: mpy-cross, mpremote over the emulated USB serial port,
+(host_tools/deploy/flash.py: mpy-cross, mpremote over the emulated USB serial port,
 sha256 verify, reset) deploys to a freshly powered emulated Pico and its flash
 is saved. Every emulated-Pico test powers up from a copy of an image, as a box
 boots from its own flash. Images are cached in build/emu/ by a hash of
@@ -25,12 +25,12 @@ def _digest(board, keep_py, tools):
     chip = chip_of(board)
     fw, rom = locate(chip)
     paths = [fw, rom, os.path.join(ROOT, "boards", board + ".json"),
-             os.path.join(ROOT, "host_tools", "flash.py")]
+             os.path.join(ROOT, "host_tools", "deploy", "flash.py")]
     if tools:       # the emulator that ran the deploy
         paths += ([os.path.join(HERE, "rp2350", f) for f in ("pico2350.mjs", "fixes.mjs")]
                   if chip == "rp2350" else [os.path.join(HERE, "pico.mjs")])
     else:
-        paths.append(os.path.join(ROOT, "host_tools", "fsimage.py"))
+        paths.append(os.path.join(ROOT, "host_tools", "deploy", "fsimage.py"))
     # every file of firmware/: main.py, each package's modules and data files
     # (cheesonomics/cards.json), a superset of what flash.py deploys
     for d, dirs, files in os.walk(os.path.join(ROOT, "firmware")):
@@ -46,12 +46,12 @@ def _digest(board, keep_py, tools):
 
 
 def flash_with_tools(pico, board, keep_py=False, extra=()):
-    """Run host_tools/flash.py against a running emulated Pico; returns
+    """Run host_tools/deploy/flash.py against a running emulated Pico; returns
     (exit code, output, wall seconds)."""
     import time
     os.makedirs(CACHE, exist_ok=True)
     port = pico.serve()
-    cmd = [sys.executable, os.path.join(ROOT, "host_tools", "flash.py"), board,
+    cmd = [sys.executable, os.path.join(ROOT, "host_tools", "deploy", "flash.py"), board,
            "--port", "socket://127.0.0.1:%d" % port]
     if keep_py:
         cmd.append("--keep-py")
@@ -68,8 +68,8 @@ def flash_with_tools(pico, board, keep_py=False, extra=()):
 def builds_on_host(chip):
     """Whether image() builds that chip's images on the host (else it deploys
     with `make flash` over the emulated USB): every chip whose filesystem
-    geometry host_tools/fsimage.py knows, the Pico's and the Pico 2's."""
-    from host_tools import fsimage
+    geometry host_tools/deploy/fsimage.py knows, the Pico's and the Pico 2's."""
+    from host_tools.deploy import fsimage
     return chip in fsimage.GEOMETRY
 
 
@@ -104,7 +104,7 @@ def image(board, keep_py=False, tools=False):
 
 def _build_on_host(board, keep_py, path):
     import time
-    from host_tools import fsimage
+    from host_tools.deploy import fsimage
     t0 = time.time()
     chip = chip_of(board)
     data = fsimage.flash_image(locate(chip)[0], fsimage.box_filesystem(board, keep_py, chip), chip)
@@ -113,7 +113,7 @@ def _build_on_host(board, keep_py, path):
         f.write(data)
     os.replace(tmp, path)
     with open(path + ".log", "w") as f:
-        f.write("host image built in %.1f s (host_tools/fsimage.py)\n" % (time.time() - t0))
+        f.write("host image built in %.1f s (host_tools/deploy/fsimage.py)\n" % (time.time() - t0))
 
 
 def _build(board, keep_py, path):

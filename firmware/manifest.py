@@ -1,8 +1,8 @@
 # The deploy list of the Cheese Box: what goes on the Pico's flash.
 #
-# micropython-lib's manifest style, read on the host (host_tools/deploylist.py),
-# never copied to the board. host_tools/flash.py deploys exactly this list,
-# host_tools/check_mpy.py compiles it, and package.json (mpremote mip) is
+# micropython-lib's manifest style, read on the host (host_tools/deploy/deploylist.py),
+# never copied to the board. host_tools/deploy/flash.py deploys exactly this list,
+# host_tools/deploy/check_mpy.py compiles it, and package.json (mpremote mip) is
 # generated from it. A package's *.py files all go; data files are named.
 metadata(description="The Cheese Box: Cheese Master and Cheesonomics on a Pico", version="0.14.0")
 

@@ -53,7 +53,8 @@ from pathlib import Path
 from emu.pico import (BOOTROM2350_NAME, BOOTROM_NAME, CACHE, CACHE2350, FIRMWARE2350_NAME,
                       OFFICIAL_FIRMWARE2350_NAME, OFFICIAL_FIRMWARE_NAME, PACKAGE2350_BUILT,
                       firmware_and_bootrom, package2350)
-from host_tools import fsimage, rp2350js_fix
+from host_tools.deploy import fsimage
+from host_tools import rp2350js_fix
 
 REPO = Path(__file__).resolve().parent.parent
 

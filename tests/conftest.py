@@ -3,9 +3,9 @@
 - firmware/ and the repo root are on sys.path through the venv's
   cheesebox.pth (Makefile), so tests import the firmware package exactly as
   the board does (`import cheesebox`) and the simulator as `import sim`.
-- tests/, tests/core and host_tools/ are also importable by bare module name
-  (at the end of sys.path), as on MicroPython (MICROPYPATH=firmware:.:tests/core)
-  and as the host tools import each other when run as scripts.
+- tests/ and tests/core are also importable by bare module name (at the end
+  of sys.path), as on MicroPython (MICROPYPATH=firmware:.:tests/core); the
+  host tools are imported as the package they are (host_tools.table ...).
 - BLINKA_OS_AGNOSTIC=1 is set before anything imports board/neopixel, so
   Adafruit Blinka loads on a plain Linux host.
 """
@@ -16,8 +16,7 @@ os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # test helpers stay importable by bare name, but after firmware and the repo
-_LAST = [os.path.join(REPO, "tests"), os.path.join(REPO, "tests", "core"),
-         os.path.join(REPO, "host_tools")]
+_LAST = [os.path.join(REPO, "tests"), os.path.join(REPO, "tests", "core")]
 for _p in _LAST:
     while _p in sys.path:
         sys.path.remove(_p)

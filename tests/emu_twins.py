@@ -5,7 +5,7 @@ import re
 
 from emu.pico import LED_GPIO, chip_of
 from emu.table import MS, EmuTable
-from host_tools import fsimage
+from host_tools.deploy import fsimage
 
 
 def a_pc_not_reading_the_port_never_stalls_the_box(image, board):

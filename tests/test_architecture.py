@@ -146,7 +146,7 @@ def test_nothing_host_only_under_firmware():
     """Every file under firmware/ goes on the board (the manifest lists it),
     and imports only what MicroPython on the Pico has, or the firmware's own
     packages; CPython-only imports are allowed only behind `except ImportError`."""
-    from host_tools import deploylist
+    from host_tools.deploy import deploylist
     assert deploylist.read().unlisted() == []
     own = {package_of(m) for m in firmware_modules()}
     bad = []

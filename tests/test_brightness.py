@@ -1,5 +1,5 @@
-"""host_tools/brightness.py: the brightness the LEDs really go out at (defect 4)."""
-from host_tools import brightness
+"""host_tools/builder/brightness.py: the brightness the LEDs really go out at (defect 4)."""
+from host_tools.builder import brightness
 
 
 def test_the_usb_box_brightens_again_after_the_joining_screen():

@@ -1,4 +1,4 @@
-"""host_tools/balance.py: the balance lab's table, its plot, and its verdict
+"""host_tools/labs/balance.py: the balance lab's table, its plot, and its verdict
 on the market card list (our list fair, a lopsided list not)."""
 import json
 import os
@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TOOL = os.path.join(REPO, "host_tools", "balance.py")
+TOOL = os.path.join(REPO, "host_tools", "labs", "balance.py")
 
 
 def run(*args):

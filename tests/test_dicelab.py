@@ -1,4 +1,4 @@
-"""host_tools/dicelab.py: the odds a table sees are the odds the box plays.
+"""host_tools/labs/dicelab.py: the odds a table sees are the odds the box plays.
 
 Every number is checked against a plain walk over every roll, counted by the
 firmware's rules.cheese_left on face names (the lab groups rolls and counts
@@ -20,7 +20,7 @@ from cheesemaster.dice import default_dice, dice_for_choice
 from cheesemaster.rules import cheese_left
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TOOL = os.path.join(REPO, "host_tools", "dicelab.py")
+TOOL = os.path.join(REPO, "host_tools", "labs", "dicelab.py")
 _spec = importlib.util.spec_from_file_location("cheesebox_dicelab", TOOL)
 DL = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(DL)

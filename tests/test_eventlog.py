@@ -1,4 +1,4 @@
-"""host_tools/eventlog.py: the box's event log, read back and summarized.
+"""host_tools/table/eventlog.py: the box's event log, read back and summarized.
 
 Logs come from real games: the scenario files run in the simulator, which
 logs through the firmware's own EventLog exactly as the Pico prints it. The
@@ -20,7 +20,7 @@ from sim.scenario import Sim, run_script
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCEN = os.path.join(REPO, "tests", "scenarios")
-TOOL = os.path.join(REPO, "host_tools", "eventlog.py")
+TOOL = os.path.join(REPO, "host_tools", "table", "eventlog.py")
 
 
 def _load_tool(name="cheesebox_eventlog"):
@@ -577,7 +577,7 @@ def _events(paths):
 
 
 def test_night_stats_agree_with_the_games(night):
-    ns = importlib.import_module("nightstats")
+    ns = importlib.import_module("host_tools.table.nightstats")
     r = ns.read_logs(night).result()
     evs = _events(night)
     games = [e for e in evs if e["ev"] == "game"]
@@ -650,7 +650,7 @@ def test_help_mentions_report():
 
 def test_night_losses_by_cause():
     """Each way to lose a point is booked to its cause, as many points as it took."""
-    ns = importlib.import_module("nightstats")
+    ns = importlib.import_module("host_tools.table.nightstats")
     log = [_ev("game", 0, players=["P1", "P2", "P3"], dice=["yellow A"], campaign=None),
            _ev("roll", 10, round=1), _ev("faces", 1510, faces=["cheese2"], left=2),
            _ev("refused", 1600, p="P3"),                                    # -1 at once

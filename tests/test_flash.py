@@ -1,4 +1,4 @@
-"""host_tools/flash.py against a fake Pico (tests/fake_board.py, a test double).
+"""host_tools/deploy/flash.py against a fake Pico (tests/fake_board.py, a test double).
 
 The fake board speaks MicroPython's raw REPL on a local TCP port and runs
 what mpremote sends on the real unix MicroPython, in a folder that plays the
@@ -21,7 +21,7 @@ from cheesebox.version import VERSION
 
 REPO = Path(__file__).resolve().parent.parent
 FIRMWARE = REPO / "firmware"
-FLASH = REPO / "host_tools" / "flash.py"
+FLASH = REPO / "host_tools" / "deploy" / "flash.py"
 FAKE = REPO / "tests" / "fake_board.py"
 MICROPYTHON = Path(sys.executable).parent / "micropython"
 PACKAGES = ("cheesebox", "rp2port", "cheesemaster", "cheesonomics")
@@ -31,7 +31,7 @@ DATA = ["cheesonomics/cards.json"]
 
 
 def load_flash_module():
-    """host_tools/flash.py as a module, to call its functions in-process."""
+    """host_tools/deploy/flash.py as a module, to call its functions in-process."""
     spec = importlib.util.spec_from_file_location("flash_tool", FLASH)
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)
@@ -243,7 +243,7 @@ def test_package_json_lists_every_firmware_file_once():
                    if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
                    and p.name != "manifest.py")
     sources = [src for _, src in pkg["urls"]]
-    hint = "out of date: run .venv/bin/python host_tools/flash.py --write-package-json"
+    hint = "out of date: run .venv/bin/python host_tools/deploy/flash.py --write-package-json"
     assert sorted(sources) == files, hint
     assert len(set(sources)) == len(sources), hint
     assert "firmware/cheesonomics/cards.json" in sources    # data files too

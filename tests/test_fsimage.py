@@ -1,4 +1,4 @@
-"""host_tools/fsimage.py on the host alone (the emulated firmware mounting
+"""host_tools/deploy/fsimage.py on the host alone (the emulated firmware mounting
 its images is tests/emu/test_emu_hostimage.py)."""
 import struct
 import subprocess
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from host_tools import fsimage
+from host_tools.deploy import fsimage
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -75,7 +75,7 @@ def test_make_uf2_refuses_a_firmware_of_the_other_chip_and_a_missing_board(tmp_p
     pico_uf2.write_bytes(fsimage.uf2(str(fw), fsimage.littlefs_image(tmp_path / "none"), "rp2040"))
     for board, firmware, says in (("pico2-8p", pico_uf2, "not the Pico 2 (RP2350)'s"),
                                   ("nope", fw, "no such board file")):
-        p = subprocess.run([sys.executable, str(REPO / "host_tools" / "fsimage.py"), "uf2", board,
+        p = subprocess.run([sys.executable, str(REPO / "host_tools" / "deploy" / "fsimage.py"), "uf2", board,
                             "-o", str(out), "--firmware", str(firmware)],
                            capture_output=True, text=True, timeout=120)
         assert p.returncode == 2 and says in p.stderr and "Traceback" not in p.stderr, p.stderr

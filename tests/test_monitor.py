@@ -1,4 +1,4 @@
-"""host_tools/monitor.py: the referee screen follows the game as the box logs it.
+"""host_tools/table/monitor.py: the referee screen follows the game as the box logs it.
 
 The logs come from the simulator running scenario files (the firmware's own
 event log). The screen is checked as text after each step a referee cares
@@ -23,12 +23,12 @@ from sim.scenario import Sim, run_script
 from test_eventlog import PtyBoard, _PortInfo, _ports
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TOOL = os.path.join(REPO, "host_tools", "monitor.py")
+TOOL = os.path.join(REPO, "host_tools", "table", "monitor.py")
 SCEN = os.path.join(REPO, "tests", "scenarios")
 _spec = importlib.util.spec_from_file_location("cheesebox_monitor", TOOL)
 MON = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(MON)
-import boardport  # noqa: E402  (host_tools/ is on sys.path once monitor.py is loaded)
+from host_tools.deploy import boardport  # noqa: E402
 
 
 def _log(board, script):
@@ -142,7 +142,7 @@ def test_cli_pipe_from_the_simulator():
     doc = open(os.path.join(REPO, "docs", "host-tools.md"), encoding="utf-8").read()
     typed = [ln for ln in doc.splitlines() if "-m sim" in ln and "monitor.py" in ln]
     assert typed == [".venv/bin/python -m sim --script game.txt --log - 2>&1 >/dev/null | "
-                     ".venv/bin/python host_tools/monitor.py"]
+                     ".venv/bin/python host_tools/table/monitor.py"]
     cmd = ("%s -m sim --script %s --log - 2>&1 >/dev/null | %s %s --snapshot"
            % (sys.executable, os.path.join(SCEN, "full_game_plate_cards.txt"), sys.executable, TOOL))
     q = subprocess.run(cmd, shell=True, cwd=REPO, capture_output=True, text=True, timeout=120)

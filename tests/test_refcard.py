@@ -1,4 +1,4 @@
-"""The Cheesonomics reference card (host_tools/refcard.py): drawn from the
+"""The Cheesonomics reference card (host_tools/labs/refcard.py): drawn from the
 firmware's tables, so another card list or another key table gives another
 card; PNG and PDF written; the copies in docs/ are the current ones."""
 import json
@@ -6,7 +6,7 @@ import os
 
 from cheesonomics.cardfile import load, parse
 from cheesonomics import entry as E
-from host_tools import refcard
+from host_tools.labs import refcard
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -45,4 +45,4 @@ def test_another_card_list_gives_another_card(tmp_path):
 def test_the_docs_copies_are_current(tmp_path):
     out = refcard.draw(load(), str(tmp_path / "refcard"))
     with open(out[1], "rb") as f, open(os.path.join(REPO, "docs", "refcard.pdf"), "rb") as g:
-        assert f.read() == g.read(), "run python -m host_tools.refcard"
+        assert f.read() == g.read(), "run python -m host_tools.labs.refcard"

@@ -1,9 +1,9 @@
 """The bring-up self-test (rp2port/selftest.py) on a fake port in virtual
-time, and the PC side's checklist (host_tools/selftest.py)."""
+time, and the PC side's checklist (host_tools/builder/selftest.py)."""
 from array import array
 
 from cheesebox.board import read_board
-from host_tools import selftest as host
+from host_tools.builder import selftest as host
 from rp2port import selftest
 
 

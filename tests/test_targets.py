@@ -52,10 +52,10 @@ ELSEWHERE = {
 # the host tools not behind a make target, and where they run as typed
 TOOLS = {
     "python -m emu --script": ("tests/emu/test_emu_cli.py", '[sys.executable, "-m", "emu"]'),
-    "host_tools/wiring.py": ("tests/test_targets.py", 'tool("wiring.py", "--all", "--check")'),
-    "host_tools/eventlog.py": ("tests/test_targets.py", 'tool("eventlog.py", "--file", log, "--plot"'),
-    "host_tools/wokwi.py": ("tests/test_targets.py", 'tool("wokwi.py", "--all", "--check")'),
-    "host_tools/brightness.py": ("tests/test_targets.py", 'tool("brightness.py", "--board", "pico-4p"'),
+    "host_tools/builder/wiring.py": ("tests/test_targets.py", 'tool("builder/wiring.py", "--all", "--check")'),
+    "host_tools/table/eventlog.py": ("tests/test_targets.py", 'tool("table/eventlog.py", "--file", log, "--plot"'),
+    "host_tools/builder/wokwi.py": ("tests/test_targets.py", 'tool("builder/wokwi.py", "--all", "--check")'),
+    "host_tools/builder/brightness.py": ("tests/test_targets.py", 'tool("builder/brightness.py", "--board", "pico-4p"'),
 }
 RUN_HERE = {"help", "dicelab", "monitor", "report", "balance", "wokwi", "flash", "package-json",
             "sim", "emu", "refcard"}
@@ -121,9 +121,9 @@ def test_every_target_is_run_somewhere():
     for name, (path, needle) in TOOLS.items():
         assert needle in (REPO / path).read_text(), (name, path)
     makefile = (REPO / "Makefile").read_text()
-    for script in sorted((REPO / "host_tools").glob("*.py")):   # every tool one can run
+    for script in sorted((REPO / "host_tools").glob("**/*.py")):   # every tool one can run
         if '__name__ == "__main__"' in script.read_text():
-            rel = "host_tools/" + script.name
+            rel = script.relative_to(REPO).as_posix()
             assert "$(PY) " + rel in makefile or rel in TOOLS, rel
     here = (Path(__file__)).read_text()
     for target in RUN_HERE:
@@ -211,7 +211,7 @@ def test_make_wokwi_and_its_check(tmp_path):
         for f in ("diagram.json", "wokwi.toml"):
             assert "wrote %s" % (dest / name / f) in out
             assert (dest / name / f).read_bytes() == (REPO / "boards" / "wokwi" / name / f).read_bytes()
-    out = ok(tool("wokwi.py", "--all", "--check")).stdout
+    out = ok(tool("builder/wokwi.py", "--all", "--check")).stdout
     assert "up to date: boards/wokwi/pico-4p" in out
     # the Wokwi projects run the official MicroPython the emulated Pico's download names
     from emu.pico import OFFICIAL_FIRMWARE_NAME as fw
@@ -222,22 +222,22 @@ def test_make_wokwi_and_its_check(tmp_path):
 
 
 def test_wiring_check():
-    out = ok(tool("wiring.py", "--all", "--check")).stdout
+    out = ok(tool("builder/wiring.py", "--all", "--check")).stdout
     assert "up to date: the wiring diagrams and pin tables of pico-4p, pico-8p, pico2-8p" in out
-    svg = ok(tool("wiring.py", "boards/pico-8p.json")).stdout
+    svg = ok(tool("builder/wiring.py", "boards/pico-8p.json")).stdout
     assert svg.startswith("<svg") or svg.startswith("<?xml")
-    table = ok(tool("wiring.py", "boards/pico-4p.json", "--table")).stdout
+    table = ok(tool("builder/wiring.py", "boards/pico-4p.json", "--table")).stdout
     assert "| GP" in table
 
 
 def test_eventlog_file_json_and_plot(night):
     log = str(night / "game 1.log")
-    out = ok(tool("eventlog.py", "--file", log)).stdout
+    out = ok(tool("table/eventlog.py", "--file", log)).stdout
     assert "winner: P1" in out
-    r = json.loads(ok(tool("eventlog.py", "--file", log, "--json")).stdout)
+    r = json.loads(ok(tool("table/eventlog.py", "--file", log, "--json")).stdout)
     assert r["winner"] == "P1" and r["events"] == 66
     png = night / "game 1.png"
-    p = ok(tool("eventlog.py", "--file", log, "--plot", str(png)))
+    p = ok(tool("table/eventlog.py", "--file", log, "--plot", str(png)))
     assert "plot: wrote %s" % png in p.stderr
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -396,7 +396,7 @@ def test_make_emu_under_a_terminal():
 
 def test_brightness_tool():
     """The per mille the power limit gives a board on a supply, as a builder asks it."""
-    p = ok(tool("brightness.py", "--board", "pico-4p", "--ma", "500"))
+    p = ok(tool("builder/brightness.py", "--board", "pico-4p", "--ma", "500"))
     assert "pico-4p" in p.stdout and "500" in p.stdout
 
 

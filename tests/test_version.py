@@ -1,6 +1,6 @@
 """The firmware says its own version: the one the deploy list declares."""
 from cheesebox.version import VERSION
-from host_tools.deploylist import read as read_manifest
+from host_tools.deploy.deploylist import read as read_manifest
 
 
 def test_the_deployed_version_constant_is_the_manifests():
@@ -71,5 +71,5 @@ def test_an_old_micropython_gets_error_code_4_and_a_message(monkeypatch, capsys)
 
 
 def test_flash_warns_of_the_same_versions_main_refuses():
-    fl = _load("flash_tool_v", "host_tools", "flash.py")
+    fl = _load("flash_tool_v", "host_tools", "deploy", "flash.py")
     assert fl.TESTED_MICROPYTHON == _main_py().TESTED

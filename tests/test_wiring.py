@@ -1,8 +1,8 @@
-"""host_tools/wiring.py: every board file loads, its diagram is well-formed and
+"""host_tools/builder/wiring.py: every board file loads, its diagram is well-formed and
 complete, and the committed boards/NAME.svg (and the pin table in NAME.md)
 are what the generator makes today, so nobody edits them by hand.
 
-If this fails after a board file changed: python host_tools/wiring.py --all
+If this fails after a board file changed: python host_tools/builder/wiring.py --all
 """
 import importlib.util
 import os
@@ -17,7 +17,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BOARDS = os.path.join(REPO, "boards")
 NAMES = sorted(f[:-5] for f in os.listdir(BOARDS) if f.endswith(".json"))
 
-_spec = importlib.util.spec_from_file_location("cheesebox_wiring", os.path.join(REPO, "host_tools", "wiring.py"))
+_spec = importlib.util.spec_from_file_location("cheesebox_wiring", os.path.join(REPO, "host_tools", "builder", "wiring.py"))
 wiring = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(wiring)
 
@@ -68,9 +68,9 @@ def test_svg_is_well_formed_and_complete(name, rendered):
 def test_committed_svg_is_generated(name, rendered):
     _, _, svg = rendered[name]
     path = os.path.join(BOARDS, name + ".svg")
-    assert os.path.exists(path), "boards/%s.svg is missing: run python host_tools/wiring.py --all" % name
+    assert os.path.exists(path), "boards/%s.svg is missing: run python host_tools/builder/wiring.py --all" % name
     with open(path, encoding="utf-8") as f:
-        assert f.read() == svg, "boards/%s.svg is stale: run python host_tools/wiring.py --all" % name
+        assert f.read() == svg, "boards/%s.svg is stale: run python host_tools/builder/wiring.py --all" % name
 
 
 def test_generate_all_matches_the_repo(tmp_path):
@@ -80,7 +80,7 @@ def test_generate_all_matches_the_repo(tmp_path):
     for p in written:
         with open(os.path.join(BOARDS, p.name), encoding="utf-8") as f:
             assert f.read() == p.read_text(encoding="utf-8"), \
-                "boards/%s is stale: run python host_tools/wiring.py --all" % p.name
+                "boards/%s is stale: run python host_tools/builder/wiring.py --all" % p.name
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -91,7 +91,7 @@ def test_md_has_current_pin_table_and_diagram(name):
         md = f.read()
     board, _ = wiring.load(os.path.join(BOARDS, name + ".json"))
     assert wiring.with_table(md, wiring.pin_table(board)) == md, \
-        "boards/%s.md: pin table is stale: run python host_tools/wiring.py --all" % name
+        "boards/%s.md: pin table is stale: run python host_tools/builder/wiring.py --all" % name
     assert "(%s.svg)" % name in md
 
 
@@ -123,7 +123,7 @@ def test_md_has_the_current_generated_parts_list(name):
     board, _ = wiring.load(os.path.join(BOARDS, name + ".json"))
     assert wiring.PARTS_BEGIN in md, "boards/%s.md: no generated parts list" % name
     assert wiring.with_tables(md, board) == md, \
-        "boards/%s.md: parts list is stale: run python host_tools/wiring.py --all" % name
+        "boards/%s.md: parts list is stale: run python host_tools/builder/wiring.py --all" % name
 
 
 def _parts(name):

@@ -1,4 +1,4 @@
-"""host_tools/wokwi.py: the Wokwi projects are the board files, wire for wire.
+"""host_tools/builder/wokwi.py: the Wokwi projects are the board files, wire for wire.
 
 Every pin of each generated diagram.json is traced back to the board file:
 the buttons and piezo to their GPIOs, each LED chain from its data pin
@@ -19,7 +19,7 @@ import pytest
 from cheesebox.board import load_board
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TOOL = os.path.join(REPO, "host_tools", "wokwi.py")
+TOOL = os.path.join(REPO, "host_tools", "builder", "wokwi.py")
 _spec = importlib.util.spec_from_file_location("cheesebox_wokwi", TOOL)
 WK = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(WK)
@@ -69,7 +69,7 @@ def test_committed_projects_are_what_the_generator_makes():
     for name in NAMES:
         for fname, text in WK.files(_board(name)).items():
             with open(os.path.join(REPO, "boards", "wokwi", name, fname), encoding="utf-8") as f:
-                assert f.read() == text, "%s/%s is stale: python host_tools/wokwi.py --all" % (name, fname)
+                assert f.read() == text, "%s/%s is stale: python host_tools/builder/wokwi.py --all" % (name, fname)
         assert WK.files(_board(name)) == WK.files(_board(name))          # deterministic
 
 

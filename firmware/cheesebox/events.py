@@ -1,6 +1,6 @@
 """The event log: one JSON line per event on the USB serial console.
 
-A host (host_tools/eventlog.py, a spectator, a referee settling a dispute)
+A host (host_tools/table/eventlog.py, a spectator, a referee settling a dispute)
 follows the game from these lines. Format version 1, documented in
 docs/event-log.md: every line is a JSON object with "v" (format version),
 "ev" (event name), "t" (box ms clock) and the event's own fields.

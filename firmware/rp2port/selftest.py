@@ -2,7 +2,7 @@
 
 Started by holding buzzer 1 while powering up (app.py), or by the console
 line `selftest` at the joining screen (`make selftest PORT=...`,
-host_tools/selftest.py). Loaded only for it and dropped after: no game
+host_tools/builder/selftest.py). Loaded only for it and dropped after: no game
 carries it in its heap.
 
 In turn: every chain lit pixel by pixel (a break in a chain shows where

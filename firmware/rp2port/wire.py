@@ -2,7 +2,7 @@
 
 pixels.encode() in bytecode took ~10 ms for the 1,152-byte dice frame on
 an RP2040, every tumble frame. The same loop in viper is compiled by
-mpy-cross for the board's chip (host_tools/flash.py: -march=armv6m for the
+mpy-cross for the board's chip (host_tools/deploy/flash.py: -march=armv6m for the
 RP2040, armv7emsp for the RP2350): a native .mpy of mpy 6.3, so it needs
 MicroPython 1.23 or later. CPython and the webassembly MicroPython cannot
 run it; the emulated-Pico test checks it byte for byte against

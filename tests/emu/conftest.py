@@ -44,7 +44,7 @@ _images = {}
 def image():
     """image(board, keep_py=False, tools=False): path of a flash image with
     the box's files, built on the host (tools=True: deployed by
-    host_tools/flash.py through mpremote over the emulated USB); built once
+    host_tools/deploy/flash.py through mpremote over the emulated USB); built once
     per session, cached."""
     from emu import deploy
 

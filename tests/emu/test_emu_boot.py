@@ -5,7 +5,7 @@ import os
 from emu.pico import EmulatedPico
 from emu.table import EmuTable
 
-import fsimage  # noqa: E402
+from host_tools.deploy import fsimage  # noqa: E402
 
 
 def _dice_lit(frame):

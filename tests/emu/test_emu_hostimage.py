@@ -1,4 +1,4 @@
-"""The box's flash built on the host (host_tools/fsimage.py, issue 15): the
+"""The box's flash built on the host (host_tools/deploy/fsimage.py, issue 15): the
 official firmware mounts its LittleFS unchanged, the two agree on the
 geometry, and the one-file UF2 of `make uf2` boots to the joining screen."""
 import hashlib
@@ -10,7 +10,7 @@ from emu.pico import EmulatedPico, locate
 from emu.table import EmuTable
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-import fsimage  # noqa: E402
+from host_tools.deploy import fsimage  # noqa: E402
 
 LIST = """import os, hashlib, binascii
 def walk(d):

@@ -3,7 +3,7 @@ each chain lit pixel by pixel as decoded on its data pin, every buzzer,
 ROLL and answer key seen, a stuck and a chattering input flagged, and the
 PC side's checklist made from what the box said."""
 from emu.table import MS, EmuTable
-from host_tools import selftest as host
+from host_tools.builder import selftest as host
 
 
 def _lit(frame_hex):

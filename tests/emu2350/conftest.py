@@ -57,7 +57,7 @@ _images = {}
 def image():
     """image(board, keep_py=False, tools=False): path of a flash image of a
     Pico 2 board with the box's files, built on the host (tools=True:
-    deployed by host_tools/flash.py through mpremote over the emulated USB,
+    deployed by host_tools/deploy/flash.py through mpremote over the emulated USB,
     the emulator paced to the host's clock); built once, cached."""
     from emu import deploy
 

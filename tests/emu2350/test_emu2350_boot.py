@@ -5,7 +5,7 @@ mpremote over the emulated USB, the emulator paced to the host's clock."""
 import re
 
 from emu.table import EmuTable
-from host_tools import fsimage
+from host_tools.deploy import fsimage
 
 DIAL_SELECT = (16, 17, 18)
 

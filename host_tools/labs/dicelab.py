@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Dice lab: the exact odds of every answer for each dice choice of the box.
 
-  python host_tools/dicelab.py                      # the default dice
-  python host_tools/dicelab.py --dice my-dice.json  # a table's own dice
-  python host_tools/dicelab.py --plot odds.png      # bar charts (matplotlib)
-  python host_tools/dicelab.py --json               # everything as JSON
+  python host_tools/labs/dicelab.py                      # the default dice
+  python host_tools/labs/dicelab.py --dice my-dice.json  # a table's own dice
+  python host_tools/labs/dicelab.py --plot odds.png      # bar charts (matplotlib)
+  python host_tools/labs/dicelab.py --json               # everything as JSON
 
 For each selection the box offers (the menu's 3 yellow, +dog, +innkeeper,
 +king, and the King of the Cheese Mountain campaign's first games with one
@@ -31,7 +31,7 @@ import os
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from cheesemaster import faces as F  # noqa: E402
 from cheesemaster.campaign import campaign_dice  # noqa: E402

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """A live referee screen: follows a Cheese Box game from its event log.
 
-  python host_tools/monitor.py --port auto           # the box on USB (2e8a:*)
-  python host_tools/monitor.py --port /dev/ttyACM0
-  python -m sim --script S.txt --log - 2>&1 | python host_tools/monitor.py
-  python host_tools/monitor.py --file game.log --speed 1   # replay a saved log in real time
-  python host_tools/monitor.py --file game.log --snapshot  # print the last screen as text
+  python host_tools/table/monitor.py --port auto           # the box on USB (2e8a:*)
+  python host_tools/table/monitor.py --port /dev/ttyACM0
+  python -m sim --script S.txt --log - 2>&1 | python host_tools/table/monitor.py
+  python host_tools/table/monitor.py --file game.log --speed 1   # replay a saved log in real time
+  python host_tools/table/monitor.py --file game.log --snapshot  # print the last screen as text
 
 The screen a table looks at when someone says "I was first!": the faces and
 the true count, who grabbed in which order, how many milliseconds after the
@@ -28,7 +28,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-import eventlog as EL  # noqa: E402
+from host_tools.table import eventlog as EL  # noqa: E402
 
 FEED_LINES = 10
 SCORE_LEDS = 7
@@ -406,7 +406,7 @@ def main(argv=None):
     ap.add_argument("--width", type=int, default=100, help="--snapshot: text width (default 100)")
     ap.add_argument("--baud", type=int, default=115200, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    import boardport
+    from host_tools.deploy import boardport
     ref = Referee()
     live = not args.snapshot and sys.stdout.isatty()
     try:

@@ -1,6 +1,6 @@
 """The bring-up self-test from the PC: start it, follow it, print the checklist.
 
-    make selftest PORT=auto          (or .venv/bin/python host_tools/selftest.py --port DEV)
+    make selftest PORT=auto          (or .venv/bin/python host_tools/builder/selftest.py --port DEV)
 
 Sends `selftest` on the box's USB serial console (at the joining screen),
 or with --listen only follows a self-test started on the box (buzzer 1
@@ -170,7 +170,7 @@ def main(argv=None):
             print("selftest: %s" % e, file=sys.stderr)
             return 2
     else:
-        import boardport
+        from host_tools.deploy import boardport
         try:
             dev = boardport.resolve(args.port)
             ser = boardport.open_port(dev)

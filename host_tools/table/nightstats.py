@@ -8,7 +8,7 @@ house rule, refused grab), games played and won. Plots are PNG files in the
 stations' colours; report.html is one self-contained page with the plots
 embedded, to share.
 
-Used by host_tools/eventlog.py --report DIR LOG...; the log lines are read
+Used by host_tools/table/eventlog.py --report DIR LOG...; the log lines are read
 and checked by eventlog.parse_line, the answers judged by the firmware's
 rules.answer_is_right.
 """
@@ -18,7 +18,7 @@ import os
 import statistics
 import sys
 
-import logformat as EL
+from host_tools.table import logformat as EL
 from cheesemaster.rules import PLATE_MAX, answer_is_right
 
 CAUSES = ("no wheel", "wrong", "penalty", "false start", "refused")

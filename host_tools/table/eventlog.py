@@ -9,12 +9,12 @@ starts, penalties, refused grabs and stuck buttons. Over many saved logs
 (a night, a month) --report writes game-night statistics (nightstats.py).
 
 Usage:
-  python host_tools/eventlog.py --file game.log          # a saved log
-  python -m sim --script S.txt --log - 2>&1 | python host_tools/eventlog.py
-  python host_tools/eventlog.py --port auto              # live from a Pico (Ctrl-C: summary)
-  python host_tools/eventlog.py --file game.log --json   # the summary as JSON
-  python host_tools/eventlog.py --file game.log --plot game.png   # needs matplotlib
-  python host_tools/eventlog.py --file *.log --report DIR          # DIR/report.html + PNGs
+  python host_tools/table/eventlog.py --file game.log          # a saved log
+  python -m sim --script S.txt --log - 2>&1 | python host_tools/table/eventlog.py
+  python host_tools/table/eventlog.py --port auto              # live from a Pico (Ctrl-C: summary)
+  python host_tools/table/eventlog.py --file game.log --json   # the summary as JSON
+  python host_tools/table/eventlog.py --file game.log --plot game.png   # needs matplotlib
+  python host_tools/table/eventlog.py --file *.log --report DIR          # DIR/report.html + PNGs
 
 --port auto is the Pico by its USB id (Raspberry Pi, 2e8a:*), never another
 serial port; without one: "no board", exit 2 (boardport.py).
@@ -36,7 +36,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-from logformat import (EVENTS, VERSION, LogError, grab_ms, parse_line,  # noqa: E402,F401
+from host_tools.table.logformat import (EVENTS, VERSION, LogError, grab_ms, parse_line,  # noqa: E402,F401
                        station_colour, ticks_diff, ticks_diff_f, validate)
 
 
@@ -277,7 +277,7 @@ def figure(r):
 # -- input --------------------------------------------------------------------
 def serial_lines(port, baud=115200):
     """Lines from the box's USB serial console until Ctrl-C (or the board goes)."""
-    import boardport
+    from host_tools.deploy import boardport
     dev = boardport.resolve(port)
     ser = boardport.open_port(dev, baud)
     print("eventlog: reading %s (Ctrl-C for the summary)" % dev, file=sys.stderr)
@@ -302,7 +302,7 @@ def _folder_of(path, what):
 
 def report(files, out_dir, warn, as_json):
     """--report: game-night statistics over many logs (nightstats.py)."""
-    import nightstats
+    from host_tools.table import nightstats
     if os.path.exists(out_dir) and not os.path.isdir(out_dir):
         print("error: --report %s: is a file, not a folder" % out_dir, file=sys.stderr)
         return 2
@@ -362,7 +362,7 @@ def main(argv=None):
         if bad:
             print("error: " + bad, file=sys.stderr)
             return 2
-    import boardport
+    from host_tools.deploy import boardport
     try:
         if args.port:
             r = summarize(serial_lines(args.port, args.baud), warn)

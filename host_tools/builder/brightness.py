@@ -6,7 +6,7 @@ check), feeds every frame the box shows to the firmware's own power limit
 (rp2port/pixels.py, with leds.py's rule for when to brighten again) and
 prints the per mille the chains carry, weighted by time on screen:
 
-    .venv/bin/python host_tools/brightness.py [--board NAME] [--ma N ...]
+    .venv/bin/python host_tools/builder/brightness.py [--board NAME] [--ma N ...]
 """
 import argparse
 import os
@@ -16,7 +16,7 @@ from cheesebox.board import read_board
 from rp2port import pixels
 from sim.scenario import Sim, run_script
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BOARDS = ("pico-4p", "pico-8p", "pico2-8p")
 PHASES = ("join", "ready", "rolling", "grab", "check")
 GAME = """players {n}

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The Pico's flash built on the host: the box's files in a LittleFS image.
 
-Usage: python host_tools/fsimage.py uf2 BOARD [-o FILE] [--keep-py] [--firmware FW]
-       python host_tools/fsimage.py img BOARD -o FILE [--keep-py] [--firmware FW]
+Usage: python host_tools/deploy/fsimage.py uf2 BOARD [-o FILE] [--keep-py] [--firmware FW]
+       python host_tools/deploy/fsimage.py img BOARD -o FILE [--keep-py] [--firmware FW]
 
 `uf2` writes one UF2 file (the chip's family, 256-byte payloads) with the
 official MicroPython firmware and the box's filesystem, for a builder to drag
@@ -10,7 +10,7 @@ onto a Pico (or Pico 2) in BOOTSEL mode (`make uf2`). `img` writes a raw flash
 image (2 MiB, 4 MiB on a Pico 2), what the emulated Pico boots from
 (emu/deploy.py). The board file's "mcu" picks the chip.
 
-The files are exactly what `make flash` puts on a Pico: host_tools/flash.py
+The files are exactly what `make flash` puts on a Pico: host_tools/deploy/flash.py
 --dry-run lays them out (its own mpy-cross call) and they are copied from
 there, so this tool never keeps its own list of firmware files.
 
@@ -41,8 +41,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-FLASH_PY = REPO / "host_tools" / "flash.py"
+REPO = Path(__file__).resolve().parents[2]
+FLASH_PY = REPO / "host_tools" / "deploy" / "flash.py"
 
 XIP_BASE = 0x10000000
 BLOCK_SIZE = 4096

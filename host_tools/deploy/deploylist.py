@@ -8,7 +8,7 @@ emulator's host-built flash images) asks here, so none lists files itself.
 """
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 FIRMWARE = REPO / "firmware"
 MANIFEST = FIRMWARE / "manifest.py"
 

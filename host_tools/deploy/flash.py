@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Put the Cheese Box firmware and a board file on a Pico, with mpremote.
 
-Usage: python host_tools/flash.py BOARD [--port PORT] [--dice FILE | --no-dice]
+Usage: python host_tools/deploy/flash.py BOARD [--port PORT] [--dice FILE | --no-dice]
                                         [--dry-run] [--keep-py] [--no-reset]
-       python host_tools/flash.py --write-package-json
+       python host_tools/deploy/flash.py --write-package-json
 
 BOARD is a name in boards/ (pico-4p) or a path to a board file.
 PORT is what `mpremote connect` takes: auto (default: the first USB serial
@@ -47,7 +47,7 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 FIRMWARE = REPO / "firmware"
 BOARDS = REPO / "boards"
 # where the board's flash is mirrored before copying ($CHEESEBOX_FLASH_BUILD: a
@@ -120,8 +120,8 @@ def mpremote_cmd() -> list[str]:
 
 
 def read_manifest():
-    """firmware/manifest.py, read (host_tools/deploylist.py)."""
-    from host_tools import deploylist as M
+    """firmware/manifest.py, read (host_tools/deploy/deploylist.py)."""
+    from host_tools.deploy import deploylist as M
     try:
         return M.Manifest(FIRMWARE / "manifest.py")
     except M.ManifestError as e:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Cheesonomics balance lab: N bot games per player count and variant.
 
-    .venv/bin/python host_tools/balance.py [--games 1000] [--players 2,3,4,5]
+    .venv/bin/python host_tools/labs/balance.py [--games 1000] [--players 2,3,4,5]
         [--variant basic,advanced] [--cards FILE] [--seed S] [--plot FILE.png]
 
 Prints one table (win rate by seat counted from the first player, final
@@ -26,7 +26,7 @@ import statistics
 import sys
 import time
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from cheesonomics import cardfile  # noqa: E402
 from sim.cheesonomics import bot, driver
@@ -282,7 +282,7 @@ def _variants(text):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="host_tools/balance.py", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="host_tools/labs/balance.py", description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=_games, default=1000,
                     help="games per player count and variant, at least 2 (default 1000)")
     ap.add_argument("--players", type=_players, default="2,3,4,5",

@@ -3,14 +3,14 @@ at each step, drawn from the firmware's own tables (cheesonomics/entry.py:
 actions, steps, market-card signs; cards.json: animals, places, countries,
 marks, or another card list), so the card cannot drift from the box.
 
-  python -m host_tools.refcard [--cards FILE] [--out docs/refcard]
+  python -m host_tools.labs.refcard [--cards FILE] [--out docs/refcard]
 
 writes OUT.png and OUT.pdf (A5 landscape).
 """
 import argparse
 import os
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # the countries' colours as the dice show them (companion.COUNTRY_RGB)
 
@@ -77,19 +77,19 @@ def draw(cards, out):
         y -= 0.03
         fig.text(0.05, y, g, fontsize=8, va="top", weight="bold")
         fig.text(0.33, y, what, fontsize=8, va="top")
-    fig.text(0.96, 0.02, "from firmware/cheesonomics (python -m host_tools.refcard)", fontsize=5.5,
+    fig.text(0.96, 0.02, "from firmware/cheesonomics (python -m host_tools.labs.refcard)", fontsize=5.5,
              ha="right", color="grey")
     os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
     # fixed metadata: the same tables give the same files
     fig.savefig(out + ".png", dpi=150)
     fig.savefig(out + ".pdf", metadata={"CreationDate": None, "ModDate": None, "Producer": None,
-                                        "Creator": "host_tools/refcard.py"})
+                                        "Creator": "host_tools/labs/refcard.py"})
     plt.close(fig)
     return [out + ".png", out + ".pdf"]
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m host_tools.refcard")
+    ap = argparse.ArgumentParser(prog="python -m host_tools.labs.refcard")
     ap.add_argument("--cards", help="card list (default firmware/cheesonomics/cards.json)")
     ap.add_argument("--out", default=os.path.join(REPO, "docs", "refcard"))
     a = ap.parse_args(argv)
