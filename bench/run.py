@@ -309,8 +309,8 @@ def cost_figures(quick: bool, smoke=False):
 # boots into (the resident one, games.py); both files checked for .py/.mpy
 IMPORTED = ("cheesebox", "cheesemaster")
 IMPORT_CODE = ("import gc, time\ngc.collect()\na = gc.mem_alloc()\nt = time.ticks_us()\n"
-               "import cheesebox.box, cheesemaster.flow\nt = time.ticks_diff(time.ticks_us(), t)\n"
-               "gc.collect()\nf = cheesebox.box.__file__ + ' ' + cheesemaster.flow.__file__\n"
+               "import cheesebox.box, cheesemaster.game\nt = time.ticks_diff(time.ticks_us(), t)\n"
+               "gc.collect()\nf = cheesebox.box.__file__ + ' ' + cheesemaster.game.__file__\n"
                "print('BENCH {\"us\": %d, \"heap\": %d, \"file\": \"%s\"}' % (t, gc.mem_alloc() - a, f))\n")
 
 def import_figures(runs: int):
@@ -338,7 +338,7 @@ def import_figures(runs: int):
                                    capture_output=True, text=True, timeout=60)
                 wall.append((time.perf_counter() - t0) * 1e6)
                 if p.returncode != 0:
-                    raise BenchError("import cheesebox.box, cheesemaster.flow (%s) failed: %s"
+                    raise BenchError("import cheesebox.box, cheesemaster.game (%s) failed: %s"
                                      % (kind, p.stderr))
                 r = bench_line(p.stdout, "import " + kind)
                 if not all(f.endswith("." + kind) for f in r["file"].split()):
@@ -434,7 +434,7 @@ def table(R: dict) -> list[tuple[str, str]]:
                  % (C["last_buzz_ratio"], C["last_buzz_us"], C["last_buzz_samples"])))
     rows.append(("Pico microseconds", "not estimated: no measured RP2040 time for the calibration loop"))
     I = R["imports"]
-    rows.append(("4 IMPORT cheesebox.box + cheesemaster.flow (unix)",
+    rows.append(("4 IMPORT cheesebox.box + cheesemaster.game (unix)",
                  "median of %d fresh processes" % I["py"]["runs"]))
     for k in ("py", "mpy"):
         rows.append(("  from .%s" % k, "%.0f us, heap +%s" % (I[k]["import_us"], fmt_b(I[k]["heap"]))))

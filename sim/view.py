@@ -22,7 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cheesebox import box as B
-from cheesemaster import flow as CM
+from cheesemaster import game as CM
 from cheesebox import sound
 from cheesebox.board import TRACK_PIXELS
 from cheesemaster.dice import CHOICES
@@ -125,11 +125,11 @@ def hint(sim):
         text += "; other buzzers: their money"
     elif state == "menu" and _cm_game(box):
         g = box.game
-        # the menu opens on the table's last choice (flow.py keeps it): say so
+        # the menu opens on the table's last choice (game.py keeps it): say so
         text = "dice: %s (the menu opens on the last choice); any buzzer: next; ROLL confirms" % (
             CHOICES[g.choice])
     elif state == "gameover" and m is not None and box.game.campaign is not None:
-        # one meaning a key: ROLL plays on, L ends the campaign (flow.on_roll / on_long_roll)
+        # one meaning a key: ROLL plays on, L ends the campaign (game.py: on_roll / on_long_roll)
         if box.game.campaign.tiebreak:
             text = "ROLL or L (hold ROLL): end the campaign, crown the king"
         else:

@@ -146,7 +146,7 @@ def test_flashed_mpy_files_import_on_micropython(flashed):
     assert res.returncode == 0
     # cwd = the flash, as on the Pico (cwd /): the card file is found where
     # cardfile.py looks for it, beside its module
-    code = ("import cheesebox.box, cheesebox.board, cheesemaster.flow, cheesonomics.companion, cheesonomics.cardfile\n"
+    code = ("import cheesebox.box, cheesebox.board, cheesemaster.game, cheesonomics.game, cheesonomics.cardfile\n"
             "print(cheesebox.box.__file__)\n"
             "b = cheesebox.board.read_board('board.json')\n"
             "print(b.name, b.stations)\n"

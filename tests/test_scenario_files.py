@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from cheesebox import box as B
-from cheesemaster import flow as CM
+from cheesemaster import game as CM
 from cheesebox.board import read_board
 from sim.scenario import Sim, run_line, run_script
 from sim.scenario import match_of

@@ -87,7 +87,7 @@ def phases():
     import json
     from cheesebox.board import load_board
     from cheesebox.box import Box  # noqa: F401  (the firmware's imports)
-    import cheesemaster.flow  # noqa: F401  (the resident game the box boots into)
+    import cheesemaster.game  # noqa: F401  (the resident game the box boots into)
     yield "after_firmware_imports"
     from cheesemaster.dice import CHOICES, RandomRoller
     from cheesemaster.faces import face_id

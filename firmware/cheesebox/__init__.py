@@ -11,7 +11,7 @@ MicroPython and the Pico run the same code. No module here imports a game.
 
 def forget(name):
     """Drop submodule `name` (of cheesebox, or a dotted path like
-    "cheesonomics.companion"), used only now and then, so its code and data
+    "cheesonomics.game"), used only now and then, so its code and data
     leave the Pico's heap (the next import loads it again)."""
     import sys
     full = name if "." in name else "cheesebox." + name

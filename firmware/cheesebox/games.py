@@ -13,8 +13,8 @@ MODULE = 1
 RESIDENT = 2
 
 GAMES = (
-    ("cheese master", "cheesemaster.flow", True),
-    ("cheesonomics", "cheesonomics.companion", False),
+    ("cheese master", "cheesemaster.game", True),
+    ("cheesonomics", "cheesonomics.game", False),
 )
 
 

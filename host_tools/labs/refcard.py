@@ -12,13 +12,13 @@ import os
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-# the countries' colours as the dice show them (companion.COUNTRY_RGB)
+# the countries' colours as the dice show them (cheesonomics/game.py: COUNTRY_RGB)
 
 
 def rows(cards):
     """The card's sections: (title, [(key, meaning), ...])."""
     from cheesonomics import entry as E
-    from cheesonomics.companion import COUNTRY_RGB
+    from cheesonomics.game import COUNTRY_RGB
     acts = [(str(k), E.ACTION_NAMES[k] + (" (final turns only)" if k == 0 else "")) for k in (1, 2, 3, 4, 0)]
     nums = lambda names: [(str(i + 1), names[i]) for i in range(len(names))]
     dies = ["die %d" % (i + 1) for i in range(5)]

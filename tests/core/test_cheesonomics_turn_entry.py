@@ -7,7 +7,7 @@
 # compiled once here, before a simulated box holds the heap: its names are
 # interned now, so the qstr pool's next 4.6 KB block is not wanted later,
 # in a heap the box has fragmented (the small MicroPython of make test-mp)
-import cheesonomics.companion  # noqa: F401
+import cheesonomics.game  # noqa: F401
 from flowkit import START_CHEESONOMICS as START
 from flowkit import board, logged, track
 from sim.scenario import Sim, run_script

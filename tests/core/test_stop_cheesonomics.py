@@ -3,7 +3,7 @@
 # the winners) surviving a power cut or a watchdog reset until the table
 # leaves it; saves from before still resume. Through the simulator,
 # animations and tunes on. Runs on CPython and on MicroPython.
-import cheesonomics.companion  # noqa: F401  (compiled first, while the heap is in one piece)
+import cheesonomics.game  # noqa: F401  (compiled first, while the heap is in one piece)
 from flowkit import START_CHEESONOMICS, logged
 from sim.scenario import run_script
 from stopkit import STOP_DICE, box_sim as _sim, dice as _dice, with_save as _old
