@@ -20,9 +20,8 @@ from emu.pico import HERE, ROOT, EmulatedPico, chip_of, locate
 CACHE = os.path.join(ROOT, "build", "emu")
 
 
-def _digest(board, keep_py, tools):
+def _digest(board, keep_py, tools, chip):
     h = hashlib.sha256()
-    chip = chip_of(board)
     fw, rom = locate(chip)
     paths = [fw, rom, os.path.join(ROOT, "boards", board + ".json"),
              os.path.join(ROOT, "host_tools", "deploy", "flash.py")]
@@ -42,6 +41,7 @@ def _digest(board, keep_py, tools):
             h.update(f.read())
     h.update(b"py" if keep_py else b"mpy")
     h.update(b"usb" if tools else b"host")
+    h.update(chip.encode())
     return h.hexdigest()[:16]
 
 
@@ -73,16 +73,21 @@ def builds_on_host(chip):
     return chip in fsimage.GEOMETRY
 
 
-def image(board, keep_py=False, tools=False):
+def image(board, keep_py=False, tools=False, chip=None):
     """Path of a flash image with the firmware and boards/BOARD.json's box
     files, built on the host (or, tools=True, deployed by `make flash` over
     the emulated USB); built once, then cached. Test workers running side by
-    side take turns (a file lock). The board file's "mcu" picks the chip."""
+    side take turns (a file lock). The board file's "mcu" picks the chip;
+    `chip` names another: that chip's firmware and box files, with this
+    board file copied over its own (the wrong board file on a box), host-built."""
     import fcntl
-    tools = tools or not builds_on_host(chip_of(board))
+    mcu = chip_of(board)
+    chip = chip or mcu
+    tools = (tools or not builds_on_host(chip)) and chip == mcu
     os.makedirs(CACHE, exist_ok=True)
-    kind = "%s-%s-%s-" % (board, "py" if keep_py else "mpy", "usb" if tools else "host")
-    path = os.path.join(CACHE, kind + _digest(board, keep_py, tools) + ".img")
+    kind = "%s-%s%s-%s-" % (board, "" if chip == mcu else chip + "-", "py" if keep_py else "mpy",
+                            "usb" if tools else "host")
+    path = os.path.join(CACHE, kind + _digest(board, keep_py, tools, chip) + ".img")
     # one lock per way of building: a worker wanting a host image (a second)
     # does not wait for another's deploy over the emulated USB (~40 s)
     with open(os.path.join(CACHE, ".lock-" + ("usb" if tools else "host")), "w") as lock:
@@ -96,18 +101,37 @@ def image(board, keep_py=False, tools=False):
                              key=lambda f: os.path.getmtime(os.path.join(CACHE, f)))
                 for f in old[:-2]:
                     os.remove(os.path.join(CACHE, f))
-                (_build if tools else _build_on_host)(board, keep_py, path)
+                if tools:
+                    _build(board, keep_py, path)
+                else:
+                    _build_on_host(board, keep_py, path, chip)
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
     return path
 
 
-def _build_on_host(board, keep_py, path):
+def _other_chips_filesystem(board, keep_py, chip):
+    """The box files of a board for `chip`, with boards/BOARD.json as board.json."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+    from host_tools import fsimage
+    own = next(b[:-5] for b in sorted(os.listdir(os.path.join(ROOT, "boards")))
+               if b.endswith(".json") and chip_of(b[:-5]) == chip)
+    with tempfile.TemporaryDirectory(prefix="cheesebox-fs-") as tmp:
+        tree = Path(tmp) / "flash"
+        fsimage.deploy_tree(own, tree, keep_py)
+        shutil.copyfile(os.path.join(ROOT, "boards", board + ".json"), tree / "board.json")
+        return fsimage.littlefs_image(tree, chip)
+
+
+def _build_on_host(board, keep_py, path, chip):
     import time
     from host_tools.deploy import fsimage
     t0 = time.time()
-    chip = chip_of(board)
-    data = fsimage.flash_image(locate(chip)[0], fsimage.box_filesystem(board, keep_py, chip), chip)
+    fs = (fsimage.box_filesystem(board, keep_py, chip) if chip == chip_of(board)
+          else _other_chips_filesystem(board, keep_py, chip))
+    data = fsimage.flash_image(locate(chip)[0], fs, chip)
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
         f.write(data)

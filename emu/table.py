@@ -18,11 +18,12 @@ MS = 1000000          # ns
 class EmuTable:
     """The box (an EmulatedPico booted from `flash`) with a board's wiring."""
 
-    def __init__(self, board_name, flash=None, pico=None):
+    def __init__(self, board_name, flash=None, pico=None, chip=None):
         self.board = read_board(os.path.join(ROOT, "boards", board_name + ".json"))
         b = self.board
-        # the board file's "mcu" says which chip: the Pico (rp2040) or the Pico 2 (rp2350)
-        self.pico = pico if pico is not None else EmulatedPico(flash=flash, chip=b.mcu)
+        # the board file's "mcu" says which chip: the Pico (rp2040) or the Pico 2
+        # (rp2350); `chip` another (a board file for the other chip on a box)
+        self.pico = pico if pico is not None else EmulatedPico(flash=flash, chip=chip or b.mcu)
         self.chain_pins = [c.pin for c in b.chains]
         self.pico.watch_chains(self.chain_pins)
         self.pico.watch(LED_GPIO)

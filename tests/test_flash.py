@@ -310,3 +310,18 @@ def test_the_native_encoder_is_compiled_for_the_boards_chip(tmp_path, board, arc
     head = (tmp_path / "build" / "rp2port" / "wire.mpy").read_bytes()[:3]
     assert head[0] == ord("M") and head[1] == 6 and head[2] == (arch << 2) | 3
     assert (tmp_path / "build" / "rp2port" / "leds.mpy").read_bytes()[2] >> 2 == 0
+
+
+def test_flash_builds_for_the_chip_the_board_says_and_refuses_the_other():
+    """The board's own answer picks the chip; one that does not say (not an rp2
+    MicroPython, like the test double) leaves it to the board file."""
+    fl = load_flash_module()
+    said = "board firmware: 0.14.0 micropython: 1.28.0 chip: %s\n"
+    assert fl.board_chip(said % "rp2350") == "rp2350"
+    assert fl.board_chip(said % "None") is None
+    assert fl.board_versions(said % "rp2040") == ("0.14.0", "1.28.0")
+    assert fl.check_chip(REPO / "boards" / "pico2-8p.json", "rp2350") == "rp2350"
+    assert fl.check_chip(REPO / "boards" / "pico-4p.json", None) == "rp2040"
+    with pytest.raises(fl.FlashError, match=r"pico2-8p.json is a board file for the RP2350 "
+                                            r"\(Pico 2\), but the board is an RP2040 \(Pico\)"):
+        fl.check_chip(REPO / "boards" / "pico2-8p.json", "rp2040")

