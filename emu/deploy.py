@@ -115,7 +115,7 @@ def _other_chips_filesystem(board, keep_py, chip):
     import shutil
     import tempfile
     from pathlib import Path
-    from host_tools import fsimage
+    from host_tools.deploy import fsimage
     own = next(b[:-5] for b in sorted(os.listdir(os.path.join(ROOT, "boards")))
                if b.endswith(".json") and chip_of(b[:-5]) == chip)
     with tempfile.TemporaryDirectory(prefix="cheesebox-fs-") as tmp:
