@@ -131,9 +131,10 @@ def test_tracks_and_status_after_a_scored_round():
 def test_an_eliminated_player_glows_dim_red_not_off():
     sim = headless(board(), "players 3\ndice yellow\n" + "penalty P3\n" * 7)
     leds = track_leds(screen(lambda c: snapshot(sim, c)), 3)
-    r, g, b = leds[0]
+    # one LED at the far end, next to the wheel LED: never a single point's first LED
+    r, g, b = leds[6]
     assert r >= 100 and g == b == 0
-    assert leds[1:] == [DARK] * 7
+    assert leds[:6] == [DARK] * 6 and leds[7] == DARK
 
 
 @pytest.mark.parametrize("order", ["GRB", "RGB", "BGR"])

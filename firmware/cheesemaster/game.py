@@ -33,6 +33,7 @@ SLAM_US = const(500000)        # a holder's press this soon after their grab: th
 GUARD_MS = const(1000)         # a late slam can't start the next roll
 _REVEAL_GRACE_MS = const(1000)  # a press from before the reveal arrives within this
 _FLASH_MS = const(600)
+_FLASH_BLINK_MS = const(100)    # a false start's wheel LED blinks fast: a held wheel is steady
 # answer dials: a new position is reported after 3 equal reads 4 ms apart
 # (12 ms; a change at two stations at once, 16), stamped with the first: a
 # grab lights its wheel at once and locks its dial once this has passed
@@ -98,6 +99,12 @@ def unpack(box, d):
         forget("cheesemaster.resume")
 
 
+def out(d, s):
+    """Station s is out of the game: one dim LED at the far end of its track
+    (a point is the first LED: the two never look alike, whatever the colour)."""
+    d.score(s, 6, OFF, 1, OUT)
+
+
 def render_saved(box, saved):
     """The saved game's points on the tracks, while the box offers to resume."""
     d = box.display
@@ -105,7 +112,10 @@ def render_saved(box, saved):
     for s in range(box.n):
         if m.joined[s]:
             p = m.points[s]
-            d.score(s, p if p else 1, (SCORE_LOW if p < 4 else SCORE) if p else OUT)
+            if p:
+                d.score(s, p, SCORE_LOW if p < 4 else SCORE)
+            else:
+                out(d, s)
         else:
             d.score(s, 0, OFF)
         d.wheel(s, OFF)
@@ -159,6 +169,7 @@ class CheeseMaster:
         self.flash_until = array("i", [0] * 8)
         self.flash_on = bytearray(8)
         self.flashing = 0               # how many stations flash
+        self.flash_at = now             # the last flash's start: the fast blink's phase
 
     def start(self):
         """The table has joined: the dice menu."""
@@ -191,6 +202,7 @@ class CheeseMaster:
         self.scored_at = ticks.add(self.scored_at, ms)
         for s in range(8):
             self.flash_until[s] = ticks.add(self.flash_until[s], ms)
+        self.flash_at = ticks.add(self.flash_at, ms)
         self.box.redraw = True
 
     def status(self, fields):
@@ -336,6 +348,8 @@ class CheeseMaster:
             box.tunes.play(sound.OWN_UP, box.now)
         elif r == M.TAKEN_BACK:
             box.tunes.play(sound.TAKE_BACK, box.now)
+        elif m.active[s] and not m.holder[s]:
+            self._flash(s)              # no wheel, nothing to own up to: seen, not silently ignored
 
     def _before_reveal(self, t_us):
         """A press stamped before the faces were shown (it reaches the box a
@@ -519,6 +533,7 @@ class CheeseMaster:
         if not self.flash_on[s]:
             self.flashing += 1
         self.flash_on[s] = 1
+        self.flash_at = self.box.now
         self.flash_until[s] = ticks.add(self.box.now, _FLASH_MS)
 
     def set_state(self, st):
@@ -591,6 +606,9 @@ class CheeseMaster:
             if w < 0 or b < w:
                 w = b
         if self.flashing:
+            f = _FLASH_BLINK_MS - ticks.diff(now, self.flash_at) % _FLASH_BLINK_MS
+            if w < 0 or f < w:
+                w = f
             for s in range(8):
                 if self.flash_on[s]:
                     f = max(0, ticks.diff(self.flash_until[s], now))
@@ -675,7 +693,8 @@ class CheeseMaster:
             self._draw_roll(phase < _FACES_MS)
         blink = (ticks.diff(now, self.state_at) // _BLINK_MS) % 2 == 0
         loss_blink = st == READY and ticks.diff(now, self.scored_at) < _LOSS_MS
-        return (2 if loss_blink else 0) + (1 if blink else 0)
+        fast = self.flashing and (ticks.diff(now, self.flash_at) // _FLASH_BLINK_MS) % 2 == 0
+        return (4 if fast else 0) + (2 if loss_blink else 0) + (1 if blink else 0)
 
     def draw_tracks(self, now, look):
         box = self.box
@@ -703,7 +722,7 @@ class CheeseMaster:
                 d.wheel(s, OFF)
                 continue
             if not m.active[s]:
-                d.score(s, 1, OUT)
+                out(d, s)
                 d.wheel(s, OFF)
                 continue
             p = m.points[s]
@@ -723,13 +742,15 @@ class CheeseMaster:
             else:
                 d.score(s, p, colour)
             if self.flash_on[s]:
-                w = BAD
+                # a false start, a refused grab, a penalty: blinking fast
+                w = BAD if look & 4 else OFF
             elif m.holder[s] and st in (GRAB, CHECK):
                 w = BAD if (st == CHECK and m.owned[s] and blink) else WHEEL
             elif st == READY and m.marked == s:
                 # steady while their buzzer cannot roll yet (1 s), then blinking
                 w = MARK if blink or ticks.diff(now, self.scored_at) < GUARD_MS else OFF
-            elif st == CHECK and not m.holder[s]:
+            elif st == CHECK and not m.holder[s] and blink:
+                # no wheel at the check: blinking (a held wheel is steady)
                 w = BAD
             else:
                 w = OFF

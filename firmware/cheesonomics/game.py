@@ -58,6 +58,8 @@ _SHOW_MONEY = const(1)           # what the dice show for a moment (show_what)
 _SHOW_LOOK = const(2)            # the deck count and the active player's money
 _SHOW_SALE = const(3)            # price x pieces = paid
 _CYCLE_MS = const(2000)          # the final screen shows each player this long
+_SIGNS_MS = const(1000)          # the layout: a card's signs this long, then its country's number
+_CARD_MS = const(1500)
 COIN = b"\x3c\x7e\xff\xff\xff\xff\x7e\x3c"
 
 
@@ -533,6 +535,9 @@ class Companion:
             page = (since // _CYCLE_MS) % self.bank.n
         elif self.state == _TURN and self.entry.step() == COUNTRY and not self.show_what:
             self._draw_prices(blink)
+        elif self.state == _LAYOUT:
+            self._draw_layout(since % _CARD_MS >= _SIGNS_MS)
+            return blink + 2 * (since % _CARD_MS >= _SIGNS_MS)
         if self.state == _FINAL:
             self._draw_final(page)
         return blink + 2 * page     # page < 5
@@ -554,7 +559,7 @@ class Companion:
             self._draw_final(0)
             return
         if self.state == _LAYOUT:
-            self._draw_layout()
+            self._draw_layout(False)
             return
         what = self.show_what
         b = self.bank
@@ -592,19 +597,25 @@ class Companion:
         else:
             d.pattern(5, rows_for("P%d" % (s + 1), rows), STATION[s], "P%d" % s)
 
-    def _draw_layout(self):
+    def _draw_layout(self, country):
         """Advanced: sector page+1's five market cards as printed: the signs
         on the side up, then on the back ("12" in green: an Italy card, 1
-        sign up, 2 on the back), in the country's colour; die 6 the sector.
-        The cards never shown are dealt."""
+        sign up, 2 on the back), in the country's colour, turning every
+        1.5 s to the country's number ("C2": Italy, as the reference card
+        numbers them): the colour is never the only sign of the country.
+        Die 6 the sector. The cards never shown are dealt."""
         d = self.box.display
         b = self.bank
         cs = self.cards.country
         for i in range(5):
             pos = self.page * 5 + i
             m = b.mk[pos]
-            text = kind_name(card_kind(self.cards, m, b.side[pos])).replace("|", "")
-            d.pattern(i, rows_for(text, self.rows), COUNTRY_RGB[cs[m]], "L%d%s" % (cs[m], text))
+            c = cs[m]
+            if country:
+                text = "C%d" % (c + 1)
+            else:
+                text = kind_name(card_kind(self.cards, m, b.side[pos])).replace("|", "")
+            d.pattern(i, rows_for(text, self.rows), COUNTRY_RGB[c], "L%d%s" % (c, text))
         d.pattern(5, rows_for(str(self.page + 1), self.rows), WHITE, "S%d" % self.page)
 
     def _draw_prices(self, blink):

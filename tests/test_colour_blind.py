@@ -1,0 +1,129 @@
+"""No sign relies on colour alone, in both games.
+
+Every lit pixel is mapped to one colour (lit or dark), and the frames are
+sampled every 10 ms over the sign's time (one second, or a flash's own
+length): for each pair of states the table must tell apart, what the LEDs
+show differs. The set of frames seen is compared, not their order, so a blink
+in another phase is no difference.
+"""
+import pytest
+
+from cheesebox.display import wire_index
+from flowkit import board, play
+from sim.scenario import Sim, run_script
+
+_STEP_MS = 10
+
+
+def die_pixels(sim, d):
+    """Die d's 64 pixels as (chain, pixel), row by row as the table sees them."""
+    ci, start, layout = sim.board.dice[d]
+    return [(ci, start + wire_index(layout, x, y)) for y in range(8) for x in range(8)]
+
+
+def station_pixels(sim, s):
+    """Station s's score track and wheel LED."""
+    ci, start = sim.board.tracks[s]
+    return [(ci, start + i) for i in range(8)]
+
+
+def seen(sim, pixels, ms=1000):
+    """What a table without colour sees of `pixels` over the next ms: the
+    one-colour frames shown, and how long each stayed whenever it came and
+    went within the time (a fast blink is not a slow one; a blink's phase
+    makes no difference)."""
+    frames = []
+    for _ in range(ms // _STEP_MS):
+        rgb = sim.port.rgb
+        frames.append(tuple(any(rgb[ci][3 * i:3 * i + 3]) for ci, i in pixels))
+        sim.wait(_STEP_MS)
+    runs = []           # [frame, samples]
+    for f in frames:
+        if runs and runs[-1][0] == f:
+            runs[-1][1] += 1
+        else:
+            runs.append([f, 1])
+    whole = frozenset((f, k * _STEP_MS) for f, k in runs[1:-1])
+    return frozenset(frames), whole
+
+
+# -- Cheese Master ------------------------------------------------------------
+
+def test_a_held_wheel_and_no_wheel_at_the_check_differ_without_colour():
+    _, sim = play("players 2\ndice yellow\nroll cheese1 cheese2 cheese3\nrollbutton\nwait 2000\nbuzz P2\n")
+    assert sim.box.game.state_name() == "check"
+    holder = seen(sim, station_pixels(sim, 1))
+    empty = seen(sim, station_pixels(sim, 0))
+    assert holder != empty
+
+
+def test_a_false_start_and_a_held_wheel_differ_without_colour():
+    _, sim = play("players 3\ndice yellow\nrollbutton\nwait 500\nbuzz P1\n")
+    false_start = seen(sim, station_pixels(sim, 0), 400)       # within the sign's 600 ms
+    _, sim = play("players 3\ndice yellow\nroll cheese1 cheese2 cheese3\nrollbutton\nwait 2000\nbuzz P1\n")
+    assert sim.box.game.state_name() == "grab"
+    held = seen(sim, station_pixels(sim, 0), 400)
+    nothing = seen(sim, station_pixels(sim, 1), 400)
+    assert len({false_start, held, nothing}) == 3
+
+
+def test_a_refused_press_at_the_check_is_seen_without_colour():
+    # P1 has no wheel at the check; pressing the buzzer is refused (no own-up without a wheel)
+    _, sim = play("players 2\ndice yellow\nroll cheese1 cheese2 cheese3\nrollbutton\nwait 2000\nbuzz P2\n")
+    before = seen(sim, station_pixels(sim, 0), 500)
+    sim.press(0)
+    after = seen(sim, station_pixels(sim, 0), 500)
+    assert before != after
+
+
+def test_below_four_points_out_and_one_point_differ_without_colour():
+    script = "players 3\ndice yellow\n" + "penalty P1\n" * 7 + "penalty P2\n" * 6 + "penalty P3\n" * 3
+    _, sim = play(script + "wait 3000\n")      # after the lost points' blink
+    m = sim.box.game.match
+    assert (m.active[0], m.points[1], m.points[2]) == (0, 1, 4)
+    out, one, four = (seen(sim, station_pixels(sim, s)) for s in range(3))
+    run_script(sim, "penalty P3\nwait 3000\n")
+    assert m.points[2] == 3
+    three = seen(sim, station_pixels(sim, 2))
+    assert len({out, one, four, three}) == 4
+
+
+def test_whose_roll_it_is_is_seen_without_colour():
+    _, sim = play("players 3\ndice yellow\nroll cheese1 cheese2 cheese3\nrollbutton\nwait 2000\n"
+                  "buzz P1\nbuzz P2\nwait 3000\nrollbutton\nwait 2000\n")
+    m = sim.box.game.match
+    assert m.marked >= 0
+    marked = seen(sim, station_pixels(sim, m.marked))
+    other = seen(sim, station_pixels(sim, (m.marked + 1) % 3))
+    assert marked != other
+
+
+# -- Cheesonomics ----------------------------------------------------------------
+
+def _advanced_layout(name):
+    sim = Sim(board(name), seed=1)
+    run_script(sim, "game cheesonomics\nplayers 3\n")
+    g = sim.box.game
+    sim.press(g.stations[0])        # advanced
+    sim.press(8)
+    assert sim.box.state_name() == "layout"
+    return sim
+
+
+@pytest.mark.parametrize("name", ["pico-8p", "pico2-8p"])
+def test_the_layout_tells_each_cards_country_without_colour(name):
+    sim = _advanced_layout(name)
+    g = sim.box.game
+    cards = []          # (country, what its die shows)
+    for page in range(3):
+        assert g.page == page
+        for i in range(5):
+            m = g.bank.mk[page * 5 + i]
+            cards.append((g.cards.country[m], seen(sim, die_pixels(sim, i))))
+        sim.press(8)
+    countries = set(c for c, _ in cards)
+    assert len(countries) > 1
+    for c1, s1 in cards:
+        for c2, s2 in cards:
+            if c1 != c2:
+                assert s1 != s2, "two countries' cards look alike"
