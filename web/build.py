@@ -125,6 +125,7 @@ def build(out):
         put("boards/%s.json" % name, (REPO / "boards" / (name + ".json")).read_bytes())
     put("icon-192.png", _png(192))
     put("icon-512.png", _png(512))
+    put("favicon.ico", _png(32))        # a PNG: browsers take it; a request for it is no 404
     digest = hashlib.sha256()
     for rel in sorted(written):
         digest.update(rel.encode() + b"\0" + (out / rel).read_bytes())
