@@ -38,7 +38,8 @@ def start(board_text, storage, host, seed=0, dials=None):
         rng = random
     pos = bytes(int(v) for v in dials.split(",")) if dials else None
     port = WebPort(board, host.clock_us, host.clock_ms, host.paint, host.tone, pos)
-    store = Store(WebFS(storage, "cheesebox/%s/" % board.name))
+    fs = WebFS(storage, "cheesebox/%s/" % board.name)
+    store = Store(fs, fs.open)
     store.between = _between
     log_line = host.log_line
     box = Box(board, port, rng, store=store, log=EventLog(lambda line: log_line(line)))
