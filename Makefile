@@ -21,6 +21,9 @@
 #   make report  game-night statistics from saved logs (LOGS="a.log b.log")
 #   make wokwi   regenerate the Wokwi projects in boards/wokwi/ (ARGS=--check: only compare)
 #   make balance Cheesonomics balance lab: bot games per player count (docs/cheesonomics.md)
+#   make web     the box in a web page: build build/web and serve it on localhost (docs/web.md)
+#   make web-build  only build the page into build/web (a static site)
+#   make browser-deps  install Debian's Chromium and chromedriver (as root; the browser tests need them)
 #
 # Variables holding one path (BOARD, PORT, FILE, REPORT, UF2) may contain
 # spaces: the recipes quote them (make report REPORT="my night/report").
@@ -53,7 +56,11 @@ MICROPYPATH_ := firmware:.:tests/core
 
 export BLINKA_OS_AGNOSTIC := 1
 
-.PHONY: all venv test check-mpy typecheck test-mp test-py sim bench flash package-json clean help dicelab monitor selftest refcard report wokwi balance emu emu-deps emu2350-deps test-emu emu-firmware uf2 soak
+WEB_HOST ?= 127.0.0.1
+WEB_PORT ?= 8000
+WEB_OUT  ?= build/web
+
+.PHONY: web web-build browser-deps all venv test check-mpy typecheck test-mp test-py sim bench flash package-json clean help dicelab monitor selftest refcard report wokwi balance emu emu-deps emu2350-deps test-emu emu-firmware uf2 soak
 
 all: test
 
@@ -82,6 +89,7 @@ test: $(STAMP)
 	$(MAKE) --no-print-directory test-mp
 	$(MAKE) --no-print-directory emu-deps
 	$(MAKE) --no-print-directory emu2350-deps
+	$(MAKE) --no-print-directory browser-deps
 	$(MAKE) --no-print-directory test-py
 
 $(TSTAMP): requirements-typecheck.txt $(STAMP)
@@ -226,6 +234,24 @@ wokwi: $(STAMP)
 	$(PY) host_tools/builder/wokwi.py --all $(ARGS)
 balance: $(STAMP)
 	$(PY) host_tools/labs/balance.py $(ARGS)
+
+# the box in a web page (docs/web.md): the firmware's packages as make flash
+# deploys them, MicroPython's WebAssembly build from bench/'s npm pin
+web-build: $(STAMP)
+	$(PY) web/build.py --out "$(WEB_OUT)"
+web: web-build
+	$(PY) web/serve.py --dir "$(WEB_OUT)" --host "$(WEB_HOST)" --port "$(WEB_PORT)"
+
+# Chromium and its chromedriver from Debian for tests/web (make test runs this
+# as root; elsewhere it says what to run and the browser tests skip)
+browser-deps:
+	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "make: apt-get install chromium chromium-driver (log: build/browser-deps.log)"; mkdir -p build; \
+	  if ! (apt-get install -y chromium chromium-driver > build/browser-deps.log 2>&1 || \
+	        (apt-get update >> build/browser-deps.log 2>&1 && apt-get install -y chromium chromium-driver >> build/browser-deps.log 2>&1)); then \
+	    tail -n 20 build/browser-deps.log; echo "make: installing Chromium failed: the browser tests will be skipped"; fi; \
+	else echo "make: SKIPPED the browser tests' install (not root): sudo apt-get install chromium chromium-driver"; fi
 
 clean:
 	rm -rf $(VENV) $(TDIR) .pytest_cache .hypothesis build bench/node_modules

@@ -48,6 +48,9 @@ ELSEWHERE = {
     "soak": ("tests/emu/test_emu_soak.py", '"soak", "MINUTES=1"'),
     "emu-firmware": ("tests/test_emu_firmware.py", '"emu-firmware"'),
     "uf2": ("tests/emu/test_emu_hostimage.py", '"uf2"'),
+    "browser-deps": ("Makefile", "browser-deps\n"),
+    "web-build": ("tests/web/conftest.py", '"web-build"'),
+    "web": ("tests/web/test_web_serve.py", '"web"'),
 }
 # the host tools not behind a make target, and where they run as typed
 TOOLS = {
