@@ -27,7 +27,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 WEB = REPO / "web"
 sys.path.insert(0, str(REPO))
-from host_tools.deploylist import Manifest  # noqa: E402
+from host_tools.deploy.deploylist import Manifest  # noqa: E402
 
 NPM_PACKAGE = REPO / "bench" / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 WASM_FILES = ("micropython.mjs", "micropython.wasm")

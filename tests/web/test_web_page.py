@@ -104,6 +104,6 @@ def test_the_event_log_downloads_as_the_picos_json_lines(page, tmp_path):
     assert [e["ev"] for e in evs][:3] == ["boot", "join", "join"]
     assert all(e["v"] == 1 and isinstance(e["t"], int) for e in evs)
     # what make monitor FILE= and make report read: no line malformed
-    import eventlog
+    from host_tools.table import eventlog
     summary = eventlog.summarize(lines, warn=lambda msg: pytest.fail(msg))
     assert summary["events"] == len(lines) and summary["malformed"] == 0
