@@ -44,6 +44,70 @@ def a_pc_not_reading_the_port_never_stalls_the_box(image, board):
         assert t.kinds()[-1] == "leave"
 
 
+def _console_junk(rng, n):
+    """n console lines a table could type or a cable could garble: invalid
+    UTF-8, valid UTF-8 that is not ASCII, NUL and escapes, lines longer than
+    the box reads, and ASCII no command starts with. Never Ctrl-C (it stops
+    the game, on purpose) and never a line break inside a line."""
+    anybyte = [x for x in range(256) if x not in (3, 10, 13)]
+    lines = []
+    for i in range(n):
+        kind = i % 10
+        if kind < 4:                            # random bytes: mostly invalid UTF-8
+            b = bytes(rng.choice(anybyte) for _ in range(rng.randint(1, 24)))
+        elif kind < 6:                          # valid UTF-8, not ASCII
+            b = rng.choice(["st\u00e9", "caf\u00e9 \u2603", "\u00fcber", "game \u00e9", "\u00ff"]).encode()
+        elif kind < 8:                          # NUL and a terminal's escapes
+            b = b"state\x00" if rng.random() < 0.5 else b"\x1b[A" + b"\x00" * rng.randint(1, 5)
+        elif kind == 8:                         # longer than the box reads (120)
+            b = b"state " + b"x" * rng.randint(121, 200)
+        else:                                   # ASCII, no command
+            b = ("x" + "".join(rng.choice("abc ?!#") for _ in range(rng.randint(0, 12)))).encode()
+        lines.append(b)
+    return lines
+
+
+def console_bytes_never_reset_the_box(image, board, n):
+    """Whatever bytes come on the USB console, each line gets one answer
+    (a `cheesebox:` line for what is not ASCII text or too long, an error
+    event for an unknown command) and the game goes on: no error code, no
+    restart, the players who joined still joined."""
+    import random
+    rng = random.Random(2026)
+    with EmuTable(board, flash=image(board)) as t:
+        t.boot(3000)
+        t.run(100)
+        t.press(0)
+        t.press(1)
+        assert t.kinds()[-2:] == ["join", "join"], t.lines[-4:]
+        k, n_ev = len(t.lines), len(t.events)
+        junk = ["st\u00e9".encode()] + _console_junk(rng, n - 1)     # the first crashed the Pico 2
+        t.pico.send(b"".join(x + b"\r\n" for x in junk).decode("latin1"))
+
+        def answers():
+            refused = sum(1 for x in t.lines[k:] if x.startswith("cheesebox: console line ignored"))
+            unknown = sum(1 for e in t.events[n_ev:] if e["ev"] == "error" and e.get("what") == "unknown command")
+            dropped = sum(e["lines"] for e in t.events[n_ev:] if e["ev"] == "dropped")
+            return refused, unknown, dropped
+        waited = 0
+        while sum(answers()) < n and waited < 120000:
+            t.run(200)
+            waited += 200
+        said = t.lines[k:]
+        crashed = [x for x in said if "error 3" in x or "Traceback" in x or "restarting" in x]
+        assert not crashed, crashed
+        assert "boot" not in t.kinds(n_ev)
+        refused, unknown, dropped = answers()
+        assert refused + unknown + dropped == n, (refused, unknown, dropped)
+        bad = sum(1 for x in junk if len(x) > 120 or any(c < 32 or c > 126 for c in x))
+        assert refused <= bad and unknown <= n - bad, (refused, unknown, bad)
+        m = len(t.events)
+        t.pico.send("state\r\n")
+        t.wait_event("state", 2000, since=m, state="join")
+        t.press(2)                              # and the table goes on joining
+        assert t.kinds()[-1] == "join" and t.events[-1]["p"] == "P3"
+
+
 def ctrl_c_then_main_again_many_times(image, board):
     """mpremote stops the game with Ctrl-C; main() at the REPL starts it again.
     Each start takes 2 DMA channels for the buttons and one a LED chain: if a

@@ -195,7 +195,10 @@ def _run(box, port):
                 gc.collect()
         line = port.read_line()
         if line is not None:
-            _console(box, port, line)
+            try:
+                _console(box, port, line)
+            except Exception as e:      # a console line never restarts a game
+                box.log("error", {"what": "console command failed", "why": repr(e)})
         port.idle(box.next_wake(), box.confirm_in_us())
 
 

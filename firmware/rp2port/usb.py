@@ -12,6 +12,8 @@ from micropython import const
 _LINE_MAX = const(120)           # longest serial command line
 _OUT_BYTES = const(2048)         # event-log lines waiting for the USB host
 _OUT_BURST = const(256)          # bytes written per loop pass at most
+_NOT_TEXT = const(1)             # why a console line is refused
+_TOO_LONG = const(2)
 
 
 class Usb:
@@ -26,8 +28,11 @@ class Usb:
         self.stdout = sys.stdout.buffer  # pyright: ignore[reportAttributeAccessIssue]
         self.writable = select.poll()
         self.writable.register(sys.stdout, select.POLLOUT)
+        self.stdin = sys.stdin.buffer  # pyright: ignore[reportAttributeAccessIssue]
+        self.byte = bytearray(1)
         self.line = bytearray(_LINE_MAX)
         self.line_len = 0
+        self.line_bad = 0               # _NOT_TEXT | _TOO_LONG seen in this line
 
     def write_line(self, text):
         """Queue one line for the USB console; never blocks. A full queue drops
@@ -78,21 +83,41 @@ class Usb:
             self._note_dropped()        # the PC reads again: tell it what it missed
 
     def read_line(self):
-        """A complete line typed on the USB serial console, or None. Never blocks;
-        a line longer than _LINE_MAX is cut there (the box then rejects it)."""
+        """A complete line typed on the USB serial console, or None. Never blocks.
+
+        Commands are printable ASCII: a line with any other byte (UTF-8, NUL,
+        a terminal's escape) or longer than _LINE_MAX is answered with one
+        `cheesebox:` line and dropped, never decoded (MicroPython's decode
+        ignores "replace" and raises on a bad sequence)."""
+        byte = self.byte
         while self.ready():
-            c = sys.stdin.read(1)
-            if c == "\n" or c == "\r":
-                if not self.line_len:
-                    continue
-                text = bytes(self.line[:self.line_len]).decode("utf-8", "replace")
+            if not self.stdin.readinto(byte):
+                return None
+            c = byte[0]
+            if c == 10 or c == 13:
+                n = self.line_len
                 self.line_len = 0
-                return text
-            if self.line_len < _LINE_MAX:
-                b = ord(c) if len(c) == 1 and ord(c) < 256 else 63     # '?'
-                self.line[self.line_len] = b
+                bad = self.line_bad
+                self.line_bad = 0
+                if bad:
+                    self._refuse(bad, n)
+                elif n:
+                    return bytes(self.line[:n]).decode()
+                continue
+            if self.line_len >= _LINE_MAX:
+                self.line_bad |= _TOO_LONG
+            elif c < 32 or c > 126:
+                self.line_bad |= _NOT_TEXT
+            else:
+                self.line[self.line_len] = c
                 self.line_len += 1
         return None
+
+    def _refuse(self, bad, n):
+        """Answer a console line the box cannot read (the game goes on)."""
+        why = "longer than %d characters" % _LINE_MAX if bad & _TOO_LONG else \
+            "not plain ASCII text"
+        self.write_line("cheesebox: console line ignored: %s (try: help)" % why)
 
     def ready(self):
         """A byte is waiting on the console."""

@@ -7,3 +7,10 @@ import emu_twins
 
 def test_a_pc_not_reading_the_port_never_stalls_the_box(image):
     emu_twins.a_pc_not_reading_the_port_never_stalls_the_box(image, "pico-4p")
+
+
+def test_console_bytes_never_reset_the_box(image):
+    """100 console lines of invalid UTF-8, NUL, non-ASCII and over-long text:
+    one answer each, and the game goes on (1,000 on the Pico 2: the same code, and each line
+    costs the emulated Pico about 30 ms)."""
+    emu_twins.console_bytes_never_reset_the_box(image, "pico-4p", 100)

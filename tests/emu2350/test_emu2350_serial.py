@@ -7,3 +7,9 @@ import emu_twins
 
 def test_a_pc_not_reading_the_pico2s_port_never_stalls_the_box(image):
     emu_twins.a_pc_not_reading_the_port_never_stalls_the_box(image, "pico2-8p")
+
+
+def test_console_bytes_never_reset_the_pico2(image):
+    """1,000 console lines of invalid UTF-8, NUL, non-ASCII and over-long text:
+    one answer each, and the game goes on."""
+    emu_twins.console_bytes_never_reset_the_box(image, "pico2-8p", 1000)
