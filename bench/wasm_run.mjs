@@ -6,7 +6,7 @@
 // Copies the modules the bench needs into the interpreter's file system at the
 // same paths as in the repo (every firmware/ package: *.py and *.json; the
 // port's hardware modules are copied but never imported; sim/*.py but the
-// CPython-only view/wire/keys/__main__, sim/cheesonomics/*.py, boards/*.json,
+// CPython-only view/wire/keys/__main__, each game's sim/<game>/*.py, boards/*.json,
 // bench/mp/*.py, bench/*.txt, build/bench/*.txt), puts firmware/, ./ and bench/mp/ on sys.path, sets sys.argv
 // to [SCRIPT, ARG ...] and runs SCRIPT. Exit code 1 on a Python exception
 // (the package's own CLI exits 0 on one). One interpreter per Node process.
@@ -59,7 +59,10 @@ for (const pkg of fs.readdirSync(path.join(ROOT, "firmware")).sort()) {
   }
 }
 copy("sim", (n) => n.endsWith(".py") && !SIM_CPYTHON.has(n));
-copy("sim/cheesonomics", (n) => n.endsWith(".py"));
+// each game's host side (sim/games.py finds it)
+for (const pkg of fs.readdirSync(path.join(ROOT, "sim")).sort()) {
+  if (fs.existsSync(path.join(ROOT, "sim", pkg, "__init__.py"))) copy("sim/" + pkg, (n) => n.endsWith(".py"));
+}
 copy("boards", (n) => n.endsWith(".json"));
 copy("bench", (n) => n.endsWith(".txt"));
 copy("bench/mp", (n) => n.endsWith(".py"));

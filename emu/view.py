@@ -19,8 +19,10 @@ from rich.text import Text
 
 from cheesebox.board import TRACK_PIXELS
 from emu.table import MS, EmuTable
-from sim.keys import ESC, Keys
-from sim.view import FPS, PLATE_KEYS, _led_style, track_line
+from cheesebox.games import GAMES
+from sim import games
+from sim.keys import ESC, PLATE_KEYS, Keys
+from sim.view import FPS, _led_style, track_line
 from sim.wire import WireEncoder
 
 TAP_MS = 80
@@ -37,11 +39,12 @@ def summary(events):
     """What `make sim` shows beside the picture, read from the box's log: the
     state, each player's points (Cheese Master) or money (Cheesonomics), and
     the plates locked this round. Returns three lines of text."""
-    state, points, plates, game = "join", {}, {}, "cheese master"
+    first = GAMES[0][0]                 # the game the box boots into
+    state, points, plates, game = "join", {}, {}, first
     for e in events:
         k = e["ev"]
         if k == "boot":
-            points, plates, game = {}, {}, "cheese master"
+            points, plates, game = {}, {}, first
         elif k == "pick":
             game = e.get("game", game)
         elif k == "game":
@@ -61,7 +64,7 @@ def summary(events):
         state = _STATE_AFTER.get(k, state)
         if k == "action":
             state = "turn"
-    word = "money" if game == "cheesonomics" else "points"
+    word = games.named(game).SCORE_WORD
     pts = "  ".join("%s %s" % (p, "-" if v is None else v) for p, v in sorted(points.items()))
     pl = "  ".join("%s %s" % (p, v) for p, v in sorted(plates.items()))
     return ["state: %s (%s)" % (state, game), "%s: %s" % (word, pts or "-"),

@@ -18,6 +18,7 @@ os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
 from cheesebox.board import BoardError, read_board  # noqa: E402
 from cheesemaster.dice import DiceError, load_dice  # noqa: E402
+from sim import games  # noqa: E402
 from sim.scenario import ScenarioError, Sim, run_script, unused_roll  # noqa: E402
 from sim.typed import python_m  # noqa: E402
 
@@ -83,13 +84,14 @@ def _replay_args(args):
 
 def main(argv=None):
     a = list(sys.argv[1:] if argv is None else argv)
-    if "--game=cheesonomics" in a or ("--game" in a and a[a.index("--game") + 1:][:1] == ["cheesonomics"]):
-        from sim.cheesonomics.cli import main as cheesonomics_main
-        return cheesonomics_main(a)
+    terminal = games.terminal_games()       # the games with a terminal game of their own
+    for name, module in terminal.items():
+        if "--game=" + name in a or ("--game" in a and a[a.index("--game") + 1:][:1] == [name]):
+            return __import__(module, None, None, ("main",)).main(a)
     ap = argparse.ArgumentParser(prog=python_m(), description=__doc__.split("\n")[0])
-    ap.add_argument("--game", choices=["cheesonomics"],
-                    help="cheesonomics: the whole card game in the terminal, against bots (its own"
-                         " options: --game cheesonomics --help); without it: the box, which hosts both games")
+    ap.add_argument("--game", choices=sorted(terminal),
+                    help="the whole card game in the terminal, against bots (its own options:"
+                         " --game cheesonomics --help); without it: the box, which hosts every game")
     ap.add_argument("--board", default="pico-4p", help="board name in boards/ or a path (default pico-4p)")
     ap.add_argument("--script", help="scenario file to run in virtual time")
     ap.add_argument("--json", action="store_true", help="print the final state as one JSON object")

@@ -10,6 +10,7 @@ import termios
 import tty
 
 ESC = "esc"
+PLATE_KEYS = "qwertyui"     # select station 1-8's electronic plate
 
 
 def parse(data):

@@ -7,10 +7,10 @@ Virtual time jumps from event to event: nothing ticks while nothing happens.
 """
 from cheesebox import box as B
 from cheesemaster import faces as F
-from cheesemaster.dice import CHOICES
 from cheesebox.events import EventLog
 from cheesebox.save import Store
 from sim import drive
+from sim import games
 from sim.cheesonomics import boxscript
 from sim.drive import GAP_MS, PRESS_MS
 from sim.rng import SeededRandom
@@ -22,15 +22,9 @@ WATCHDOG_MS = 8000     # as app.py sets the Pico's watchdog
 MAX_STEPS = 1000000
 
 
-def _cm(box):
-    """The Cheese Master module the box has loaded (its constants), or None:
-    never a second copy of it (a small heap holds the box's own)."""
-    return box.module if box.module.NAME == "cheese master" else None
-
-
 def match_of(box):
     """The Cheese Master match the box plays, or None (joining, another game)."""
-    return getattr(box.game, "match", None)
+    return games.of(box).match(box)
 
 
 class ScenarioError(Exception):
@@ -141,36 +135,12 @@ class Sim:
     def result(self):
         """The final state, as the --json output gives it."""
         box = self.box
-        g = box.game if box.game is not None and hasattr(box.game, "match") else None
-        m = g.match if g is not None else None
-        names = ["P%d" % (s + 1) for s in range(8)]
         out = {"board": self.board.name, "state": box.state_name(), "games": box.games,
                "virtual_ms": self.elapsed_ms(), "false_starts": box.keep.get("false_starts", 0),
                "boots": self.boots, "saved": "game.json" in self.fs.files,
-               "stuck": [box._input_name(i) for i in range(B.N_INPUTS) if (box.stuck >> i) & 1]}
-        if m is None:
-            out["points"] = {}
-            out["eliminated"] = []
-            out["winner"] = None
-            out["rounds"] = 0
-        else:
-            out["points"] = dict((names[s], m.points[s]) for s in range(8) if m.joined[s])
-            out["eliminated"] = [names[s] for s in m.eliminated]
-            out["winner"] = names[m.winner] if m.winner >= 0 else None
-            out["rounds"] = m.rounds_played
-            out["replays"] = m.replays
-            out["dice"] = [box.game.dice_names[d] for d in box.game.in_play]
-            out["marked"] = names[m.marked] if m.marked >= 0 else None
-            if box.game.shown_roll:
-                out["last_roll"] = [F.NAMES[box.game.roll[i]] for i in range(len(box.game.in_play))]
-                out["cheese_left"] = box.game.left
-        if box.game is not None and box.module.NAME == "cheesonomics":
-            out["cheesonomics"] = boxscript.result(box)
-        c = g.campaign if g is not None else None
-        if c is not None:
-            out["campaign"] = {"game": c.game,
-                               "wins": dict((names[s], c.wins[s]) for s in range(8) if box.joined[s]),
-                               "king": names[c.king] if c.king >= 0 else None}
+               "stuck": [box._input_name(i) for i in range(B.N_INPUTS) if (box.stuck >> i) & 1],
+               "points": {}, "eliminated": [], "winner": None, "rounds": 0}
+        games.of(box).result(box, out)
         return out
 
 
@@ -274,18 +244,6 @@ def run_line(sim, line, lineno):
             if bool(box.joined[s]) != (s < k):
                 sim.press(s)
         sim.press(ROLL_BIT)
-    elif cmd == "dice":
-        _need(args, 1, lineno, "dice yellow|yellow+1|yellow+2|yellow+3|campaign")
-        want = args[0].lower()
-        if want not in CHOICES:
-            raise ScenarioError("line %d: dice must be one of %s, got %r"
-                                % (lineno, " ".join(CHOICES), args[0]))
-        if _cm(box) is None or box.state != _cm(box).MENU:
-            raise ScenarioError("line %d: dice: the box is not choosing dice (state %s)"
-                                % (lineno, box.state_name()))
-        while CHOICES[box.game.choice] != want:
-            sim.press(0)
-        sim.press(ROLL_BIT)
     elif cmd == "roll":
         ids = []
         for name in args:
@@ -301,26 +259,14 @@ def run_line(sim, line, lineno):
         if sim.board.electronic:
             raise ScenarioError("line %d: own-up: board %s has electronic plates" % (lineno, sim.board.name))
         s = _player(args[0], lineno, n)
-        CM = _cm(box)
-        if CM is not None and box.state == CM.CHECK and match_of(box).holder[s]:
-            # a player owns up after seeing the count, never in the grab's own
-            # slam (the box takes a press within 500 ms of the grab for that)
-            rest = CM.SLAM_US - B.ticks.diff(sim.port.ticks_us(), box.game.grab_us[s])
-            if rest > 0:
-                sim.wait((rest + 999) // 1000)
+        games.of(box).before_press(sim, cmd, s)
         sim.press(s)
     elif cmd == "penalty":
         _need(args, 1, lineno, "penalty Pn")
         sim.penalty(_player(args[0], lineno, n))
     elif cmd == "rollbutton":
         _need(args, 0, lineno, "rollbutton")
-        CM = _cm(box)
-        if CM is not None and box.state == CM.CHECK:
-            # the table ends the check once the count has been up 3 s (the
-            # box holds an earlier ROLL until then: see the fingers command)
-            rest = CM.CHECK_MIN_MS - B.ticks.diff(sim.port.ticks_ms(), box.game.state_at)
-            if rest > 0:
-                sim.wait(rest)
+        games.of(box).before_press(sim, cmd, ROLL_BIT)
         sim.press(ROLL_BIT)
     elif cmd == "holdroll":
         _need(args, 1, lineno, "holdroll MS")
@@ -341,13 +287,46 @@ def run_line(sim, line, lineno):
         sim.hang(_int(args[0], lineno, 0, 10 ** 7, "hang"))
     elif cmd == "serial":
         sim.box.command(text.split(None, 1)[1] if len(words) > 1 else "")
-    elif cmd in boxscript.COMMANDS:
-        try:
-            boxscript.run(sim, cmd, args, lambda tok: _player(tok, lineno, n))
-        except boxscript.ScriptError as e:
-            raise ScenarioError("line %d: %s" % (lineno, e))
+    elif cmd == "game":
+        _pick_game(sim, " ".join(args).lower(), lineno)
     else:
-        raise ScenarioError("line %d: unknown command %r" % (lineno, words[0]))
+        _game_command(sim, cmd, args, lineno, words[0])
+
+
+def _pick_game(sim, want, lineno):
+    """Long ROLLs at the joining screen until the box offers that game."""
+    from cheesebox.games import GAMES
+    from sim.drive import LONG_PRESS_MS
+    box = sim.box
+    if want not in [g[0] for g in GAMES]:
+        raise ScenarioError("line %d: game must be one of %s, got %r"
+                            % (lineno, ", ".join(g[0] for g in GAMES), want))
+    if box.state_name() != "join":
+        raise ScenarioError("line %d: game: the box is not at the joining screen (state %s)"
+                            % (lineno, box.state_name()))
+    for _ in range(len(GAMES)):
+        if box.module.NAME == want:
+            return
+        sim.press(ROLL_BIT, hold_ms=LONG_PRESS_MS)
+    raise ScenarioError("line %d: game: %s was never offered" % (lineno, want))
+
+
+def _game_command(sim, cmd, args, lineno, word):
+    """A command of the game the box has picked; another game's command says
+    which game it needs."""
+    n = sim.board.stations
+    try:
+        if games.of(sim.box).command(sim, cmd, args, lambda tok: _player(tok, lineno, n)):
+            return
+    except (ScenarioError, boxscript.ScriptError) as e:
+        if str(e).startswith("line "):
+            raise
+        raise ScenarioError("line %d: %s" % (lineno, e))
+    owner = games.claiming(cmd)
+    if owner is not None:
+        raise ScenarioError("line %d: %s: no %s game on the box (state %s)"
+                            % (lineno, cmd, owner.TITLE, sim.box.state_name()))
+    raise ScenarioError("line %d: unknown command %r" % (lineno, word))
 
 
 def run_script(sim, text):

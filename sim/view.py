@@ -21,20 +21,16 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from cheesebox import box as B
-from cheesemaster import game as CM
 from cheesebox import sound
 from cheesebox.board import TRACK_PIXELS
-from cheesemaster.dice import CHOICES
 from cheesebox.display import STATION
-from cheesemaster.match import NO_ANSWER
-from sim.keys import ESC, Keys
+from sim import games
+from sim.keys import ESC, PLATE_KEYS, Keys
 from sim.scenario import ScenarioError, Sim, run_script
 from sim.simport import ROLL_BIT
 from sim.typed import sim_command
 from sim.why import Why
 from sim.wire import WireEncoder
-from sim.scenario import match_of
 
 DEMO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "demo.txt")
 DARK = (40, 40, 40)         # an LED that is off: dim grey keeps the outline
@@ -42,110 +38,27 @@ DIM_FLOOR = 110             # a lit LED is drawn at least this bright
 FPS = 25
 TAP_US = 80000              # a key is a press this long
 LONG_US = 2200000           # L: ROLL held past the box's 2 s long press
-PLATE_KEYS = "qwertyui"     # select station 1-8's electronic plate
 
 TUNES = dict((id(v), k.lower().replace("_", " ")) for k, v in vars(sound).items()
              if k.isupper() and isinstance(v, tuple))
 
-HINTS = {
+HINTS = {        # the box's own screens; a game's are its host module's (sim/games.py)
     "join": "buzzers join and leave; ROLL starts (2 players or more); L (hold ROLL): the other game",
-    "menu": "any buzzer: next dice choice; ROLL confirms",
-    "ready": "ROLL rolls",
-    "tour": "a buzzer stops the tour; ROLL rolls",
-    "rolling": "wait for the faces: a buzzer now is a false start",
-    "grab": "grab a cheese wheel: press your buzzer!",
-    "check": "wheel holders with a wrong card own up with their buzzer; ROLL scores (after 3 s)",
-    "gameover": "ROLL: new game, same players; L (hold ROLL): back to joining",
-    "king": "ROLL: back to joining",
     "stop?": "stop the game? ROLL (space): stop, back to joining; a buzzer, L or 5 s: it goes on",
     "resume": "ROLL: resume the saved game; L (hold ROLL): a new game",
-    "variant": "any buzzer: basic (die 6: -) or advanced (+); ROLL starts",
-    "final": "ROLL: another game, same players; L (hold ROLL): back to joining",
-    "layout": "lay out the market cards the dice show (in the country's colour: signs up, then on the"
-              " back; die 6: sector 1-3), deal the others; ROLL or a buzzer: next sector",
 }
 COMPACT_W = 112     # narrower (or lower) than this: help below the box, no borders
 COMPACT_H = 30
-
-
-def step_legend(g):
-    """The Cheesonomics step the active player is on, with what each value means."""
-    from cheesonomics import entry as E
-    c = g.cards
-    e = g.entry
-    if e.complete(g.advanced):
-        return "confirm: your buzzer"
-    st = e.step()
-    kinds = (None,) + tuple(E.kind_name(i) for i in range(1, 5))
-    names = {E.ACT: ("pass", "collect animal", "collect place", "produce", "sell"),
-             E.ANIMAL: (None,) + tuple(c.animals), E.COUNTRY: (None,) + tuple(c.countries),
-             E.MARK: ("none",) + tuple(c.marks), E.CARD_C: (None,) + tuple(c.countries),
-             E.SWAP: ("turn over",) + kinds[1:], E.CARD_K: kinds}
-    if st == E.WHICH:
-        names[st] = (None,) + tuple(c.animals if e.v[0] == 1 else c.places)
-    legend = names.get(st)
-    if legend is None:
-        return g.step_name()
-    return "%s: %s" % (E.STEP_NAMES[st], ", ".join("%d %s" % (v, legend[v]) for v in range(len(legend))
-                                                  if legend[v] is not None))
 
 
 def hint(sim):
     """What the box wants now, in words: true for this moment of the game."""
     box = sim.box
     state = box.state_name()
-    m = match_of(box)
-    n = sim.board.stations
-    if state == "ready" and m is not None:
-        parts = ["ROLL rolls"]
-        if m.marked >= 0:
-            if B.ticks.diff(sim.port.ticks_ms(), box.game.scored_at) < CM.GUARD_MS:
-                parts.append("P%d's buzzer too, in a moment" % (m.marked + 1))
-            else:
-                parts.append("or P%d's buzzer" % (m.marked + 1))
-        elif m.round_no == 0:
-            parts.append("a buzzer: dice tour (every face)")
-        text = "; ".join(parts)
-    elif state == "grab" and sim.board.electronic:
-        if box.dials:
-            text = "turn your dial (%s-%s, 0-7), then grab with your buzzer!" % (PLATE_KEYS[0], PLATE_KEYS[n - 1])
-        else:
-            text = "press your plate key (%s-%s, 0-7), then grab with your buzzer!" % (PLATE_KEYS[0], PLATE_KEYS[n - 1])
-    elif state == "turn":
-        g = box.game
-        s = g.active()
-        if box.dials:
-            how = "%s + a digit (dial), then %d (buzzer)" % (PLATE_KEYS[s], s + 1)
-        else:
-            how = "%s + digits (a key a value), then %d (buzzer)" % (PLATE_KEYS[s], s + 1)
-        text = "P%d, %s: %s; space: back a step (none keyed: deck, money)" % (s + 1, step_legend(g), how)
-        undo = gesture(box)
-        if undo is not None:        # only while it can be undone, and by whom
-            text += "; %s: %s" % (undo[0], undo[2])
-        text += "; other buzzers: their money"
-    elif state == "menu" and _cm_game(box):
-        g = box.game
-        # the menu opens on the table's last choice (game.py keeps it): say so
-        text = "dice: %s (the menu opens on the last choice); any buzzer: next; ROLL confirms" % (
-            CHOICES[g.choice])
-    elif state == "gameover" and m is not None and box.game.campaign is not None:
-        # one meaning a key: ROLL plays on, L ends the campaign (game.py: on_roll / on_long_roll)
-        if box.game.campaign.tiebreak:
-            text = "ROLL or L (hold ROLL): end the campaign, crown the king"
-        else:
-            text = "ROLL: the campaign's next game; L (hold ROLL): end the campaign, crown the king"
-    else:
-        text = HINTS.get(state, "")
-        if state == "final" and gesture(box) is not None:
-            text += "; %s: %s" % gesture(box)[::2]
-    if m is not None and box.game.campaign is not None and state == "ready":
-        text += "; L (hold ROLL): abandon the campaign"
-    return text
-
-
-def _cm_game(box):
-    """Cheese Master is playing (its menu has dice choices)."""
-    return box.game is not None and hasattr(box.game, "choice")
+    text = None
+    if box.game is not None and not box.asking:
+        text = games.of(box).hint(sim, state)
+    return HINTS.get(state, "") if text is None else text
 
 
 def _rgb(c):
@@ -191,7 +104,6 @@ class BoxView:
         self.sim = sim
         self._frames = [None] * len(sim.board.chains)   # port frame last decoded
         self._pixels = [None] * len(sim.board.chains)
-        self._countries = None      # Cheesonomics' countries, for labels before a game
 
     def chains(self):
         """Every chain's pixels, decoded from the wire bytes back to RGB.
@@ -231,26 +143,7 @@ class BoxView:
             return ["stop?", "", "ROLL: stop", "", "", ""]
         if state == "resume":
             return ["ROLL: resume", "L: new game", "", "", "", ""]
-        if box.module.NAME == "cheesonomics":
-            if box.game is not None:
-                countries = list(box.game.cards.countries)
-            else:
-                if self._countries is None:     # the card list, read as the box reads it
-                    from cheesonomics.cardfile import load
-                    self._countries = list(load().countries)
-                countries = self._countries
-            if state == "variant":
-                out = countries + ["variant -/+"]
-            elif state == "layout":
-                out = ["card %d" % (i + 1) for i in range(5)] + ["sector"]
-            elif state == "final":
-                out = ["who", "money", "money", "", "", "winner"]
-            elif state == "join":
-                out = countries + ["joined"]
-            else:
-                out = countries + ["turn, money"]
-        else:
-            out = list(box.keep["dice"][0])
+        out = games.of(box).labels(self, state) or [""] * 6
         if state == "join" and box.notice:      # the cross (and its code): see why
             out[0] = "problem"
             if box.notice_code:
@@ -267,7 +160,7 @@ class BoxView:
             gap = "  " if d > first else ""
             name = "%d %s" % (d + 1, labels[d])
             name = name.ljust(16) if len(name) <= 16 else name[:15] + "\u2026"
-            playing = match_of(box) is not None and d in box.game.in_play
+            playing = games.of(box).in_play(box, d)
             lines[0].append(gap + name, style="bold" if playing else "dim")
             grid = self.die_grid(px, d)
             for y in range(0, 8, 2):
@@ -279,18 +172,14 @@ class BoxView:
 
     def _tracks(self, px):
         board = self.sim.board
-        m = match_of(self.sim.box)
+        box = self.sim.box
+        host = games.of(box)
         lines = []
         for s in range(board.stations):
             line = track_line(s, self.track(px, s))
-            if board.electronic and m is not None and m.joined[s]:
-                box = self.sim.box
-                # the plate the box knows now (keys: this round's last key;
-                # a dial: where it stands); a holder's is locked
-                k = m.locked[s] if m.holder[s] else box.plate[s]
-                line.append("  %s %s%s" % ("dial" if box.dials else "plate",
-                                           "-" if k == NO_ANSWER else k,
-                                           " locked" if m.holder[s] else ""), style="dim")
+            note = host.station_note(box, s) if board.electronic and box.game is not None else None
+            if note:
+                line.append("  " + note, style="dim")
             lines.append(line)
         return lines
 
@@ -305,37 +194,9 @@ class BoxView:
             who = ["P%d" % (s + 1) for s in range(sim.board.stations) if box.joined[s]]
             head.append(Text("joined " + (" ".join(who) if who else "nobody yet")))
             head.append(Text("game " + box.module.NAME))
-        if r["state"] == "menu":
-            head.append(Text("choice " + CHOICES[box.game.choice]))
         lines = [head]
-        if match_of(box) is not None and r["state"] not in ("join", "menu"):
-            c = r.get("campaign")
-            if c is not None:
-                head.append(Text("campaign game %d%s" % (c["game"], " (tie-break)" if box.game.campaign.tiebreak else "")))
-            else:
-                head.append(Text("game %d" % r["games"]))
-            head.append(Text("rounds %d" % r["rounds"]))
-            if r["marked"] and r["state"] == "ready":     # they start the next roll
-                head.append(Text("marked " + r["marked"]))
-            if r["winner"]:
-                head.append(Text("winner " + r["winner"], style="bold green"))
-            out = r["eliminated"]
-            lines.append([Text("%s %d%s" % (name, p, " out" if name in out else ""),
-                               style="dim" if name in out else "")
-                          for name, p in r["points"].items()])
-            if c is not None:
-                lines.append([Text("wins " + " ".join("%s %d" % kv for kv in c["wins"].items()))]
-                             + ([Text("king " + c["king"], style="bold yellow")] if c["king"] else []))
-        c = r.get("cheesonomics")
-        if c is not None:
-            head.append(Text(c["variant"]))
-            if "money" in c:
-                head.append(Text("game %d" % r["games"]))
-                if c["turn"]:
-                    head.append(Text("turn " + c["turn"]))
-                head.append(Text("deck %d" % c["deck"]))
-                lines.append([Text("%s %d" % kv, style="bold green" if kv[0] in c["winners"] else "")
-                              for kv in c["money"].items()])
+        if box.game is not None:
+            games.of(box).status(box, r, head, lines)
         head.append(Text("t %.1f s" % (sim.elapsed_ms() / 1000.0), style="dim"))
         return [Text(" \u00b7 ").join(parts) for parts in lines]
 
@@ -658,16 +519,7 @@ def gesture(box):
         return "p 1/2", "light/sound", "1 brightness, 2 volume"
     if box.game is None or box.asking:
         return None                     # the offer to resume, "stop?": nothing of its own
-    g = box.game
-    if box.module.NAME == "cheesonomics":
-        # the last action's player undoes it, until the next player keys a value
-        if g.undo is None or state not in ("turn", "final") or g.entry.k:
-            return None
-        p = g.stations[g.undo["cur"]] + 1
-        return "p %d" % p, "undo", "P%d undoes their last action" % p
-    if g.in_game():
-        return "p 1-%d" % box.n, "penalty", "table penalty: 1 point"
-    return None                         # the menu, game over, the King
+    return games.of(box).gesture(box, state)
 
 
 def answer_keys(box):
@@ -675,13 +527,4 @@ def answer_keys(box):
     words); None where they do nothing (joining, between games)."""
     if box.game is None or box.asking:
         return None
-    if box.module.NAME == "cheesonomics":
-        s = box.game.active()
-        if s < 0:
-            return None
-        if box.dials:
-            return "dial a value", "P%d's dial: a value, then the buzzer" % (s + 1)
-        return "key a value", "P%d's keys: a value a key" % (s + 1)
-    if not box.game.in_game():
-        return None
-    return ("dial", "turn a station's dial (its plate)") if box.dials else ("plate key", "place a station's plate")
+    return games.of(box).answer_keys(box)

@@ -15,6 +15,15 @@ import sys
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# this checkout's firmware and tree first, for the tests and the tools they
+# start: a venv made by another checkout (a git worktree) points elsewhere
+_OWN = [os.path.join(REPO, "firmware"), REPO]
+for _p in reversed(_OWN):
+    while _p in sys.path:
+        sys.path.remove(_p)
+    sys.path.insert(0, _p)
+os.environ["PYTHONPATH"] = os.pathsep.join(_OWN + [x for x in os.environ.get("PYTHONPATH", "").split(os.pathsep)
+                                                    if x and x not in _OWN])
 # test helpers stay importable by bare name, but after firmware and the repo
 _LAST = [os.path.join(REPO, "tests"), os.path.join(REPO, "tests", "core")]
 for _p in _LAST:

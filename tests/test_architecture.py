@@ -221,3 +221,61 @@ def test_every_registered_game_keeps_the_contract(i):
     sim = Sim(board("pico-8p"))
     g = mod.new(sim.box, [0, 1, 2])
     assert contract.check_game(g) == []
+
+
+# -- the host side ---------------------------------------------------------------
+HOST_DIRS = ("sim", "emu", "host_tools", "bench", "web")
+
+
+def _game_tests(tree):
+    """Places that tell a game by its name or by a member it happens to have:
+    `<x>.NAME == "..."` (or !=) and hasattr(<x>.game, ...)."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare) and isinstance(node.left, ast.Attribute) \
+                and node.left.attr == "NAME" and any(isinstance(c, ast.Constant) for c in node.comparators):
+            found.append(node.lineno)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("hasattr", "getattr") \
+                and node.args and isinstance(node.args[0], ast.Attribute) and node.args[0].attr == "game":
+            found.append(node.lineno)
+        if isinstance(node, ast.Compare) and any(isinstance(c, ast.Constant) and c.value in
+                                                 [g[0] for g in games.GAMES] for c in node.comparators):
+            found.append(node.lineno)
+    return sorted(set(found))
+
+
+def test_the_host_side_finds_each_game_through_its_table():
+    """sim/games.py maps a game's name to its host module; nothing else on
+    the host side branches on a game's name or its members (a third game
+    would fall into another game's branches)."""
+    bad = []
+    for top in HOST_DIRS:
+        for root, dirs, files in os.walk(os.path.join(REPO, top)):
+            dirs[:] = [d for d in dirs if d not in SKIP_DIRS]
+            for f in files:
+                path = os.path.join(root, f)
+                rel = os.path.relpath(path, REPO)
+                if not f.endswith(".py") or rel == os.path.join("sim", "games.py"):
+                    continue
+                with open(path, encoding="utf-8") as fh:
+                    tree = ast.parse(fh.read())
+                bad += ["%s:%d" % (rel, n) for n in _game_tests(tree)]
+    assert bad == []
+
+
+def test_the_game_check_sees_a_name_test():
+    assert _game_tests(ast.parse('if box.module.NAME == "cheesonomics": pass')) == [1]
+    assert _game_tests(ast.parse('x = hasattr(box.game, "match")')) == [1]
+    assert _game_tests(ast.parse('word = "money" if game == "cheesonomics" else "points"')) == [1]
+    assert _game_tests(ast.parse('if box.module.NAME == want: pass')) == []
+
+
+def test_every_game_has_a_host_side():
+    """Each registered game has its host module, and it gives what sim/games.py lists."""
+    from sim import games as host_games
+    for name, _, _ in games.GAMES:
+        host = host_games.named(name)
+        assert host is not host_games.plain and host.NAME == name
+        for member in dir(host_games.plain):
+            if not member.startswith("_"):
+                assert hasattr(host, member), (name, member)

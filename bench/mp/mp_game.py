@@ -188,7 +188,8 @@ def bench_tick():
 
 def finish():
     import json
-    m = getattr(sim.box.game, "match", None)    # None: joining, or another game
+    from sim.scenario import match_of
+    m = match_of(sim.box)                       # None: joining, or another game
     rec["ticks"] = ticks
     rec["max_heap"] = max_heap
     rec["peak"] = peak if COLLECT else None

@@ -7,6 +7,9 @@ colour). eventlog.py, monitor.py and nightstats.py all read logs through it.
 """
 import json
 
+from cheesebox.games import GAMES
+from sim import games
+
 VERSION = 1
 TICKS_PERIOD = 1 << 30          # ticks_ms / ticks_us wrap here on the RP2040/RP2350
 TICKS_HALF = 1 << 29
@@ -104,9 +107,12 @@ EVENTS = {
     "overrun": {"count": _count, "lost": _count},   # button words the ring lost (the Pico)
 }
 
-# `resume` carries the resumed game's own fields
-RESUME = {"cheese master": {"round": _count, "points": _points},
-          "cheesonomics": {"turns": _count, "deck": _count, "money": _money}}
+# `resume` carries the resumed game's own fields: each game's host module
+# (sim/games.py) says which, and what kind each is
+_KINDS = {"count": _count, "points": _points, "money": _money}
+RESUME = dict((name, dict((f, _KINDS[kind]) for f, kind in games.named(name).RESUME.items()))
+              for name in games.HOSTS)
+FIRST_GAME = GAMES[0][0]        # a resume event without "game" is from before there were two
 
 
 def validate(obj):
@@ -127,7 +133,7 @@ def validate(obj):
         raise LogError("%s: 't' must be box ms ticks 0-%d, got %r" % (ev, TICKS_PERIOD - 1, t))
     checks = EVENTS[ev]
     if ev == "resume":
-        checks = RESUME.get(obj.get("game", "cheese master"))
+        checks = RESUME.get(obj.get("game", FIRST_GAME))
         if checks is None:
             raise LogError("resume: unknown game %r" % (obj.get("game"),))
     for field, check in checks.items():

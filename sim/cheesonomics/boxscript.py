@@ -7,10 +7,8 @@ value a step, 300 ms apart (firmware/cheesonomics/entry.py). Names are
 the card list's (cards.json): `sell P2 goat Italy 2`; a market card by
 its country and signs up|back (`exchange France 1|2 Italy 2|1`).
 """
-from cheesebox.games import GAMES
-from sim.drive import LONG_PRESS_MS
 
-COMMANDS = ("game", "variant", "enter", "collect", "produce", "sell", "pass", "undo", "look")
+COMMANDS = ("variant", "enter", "collect", "produce", "sell", "pass", "undo", "look")
 _DIAL_GAP_MS = 320      # a dial's steps are confirmed 300 ms apart at least
 
 
@@ -69,18 +67,7 @@ def run(sim, cmd, args, player):
     """One command; `player(tok)` turns "P2" into station 1 (ScriptError-free
     checks are the caller's)."""
     box = sim.box
-    if cmd == "game":
-        want = " ".join(args).lower()
-        if want not in [g[0] for g in GAMES]:
-            raise ScriptError("game must be one of %s, got %r" % (", ".join(g[0] for g in GAMES), want))
-        if box.state_name() != "join":
-            raise ScriptError("game: the box is not at the joining screen (state %s)" % box.state_name())
-        for _ in range(len(GAMES)):
-            if box.module.NAME == want:
-                return
-            sim.press(8, hold_ms=LONG_PRESS_MS)
-        raise ScriptError("game: %s was never offered" % want)
-    if box.module.NAME != "cheesonomics" or box.game is None:
+    if box.game is None:
         raise ScriptError("%s: no Cheesonomics game on the box (state %s)" % (cmd, box.state_name()))
     g = box.game
     if cmd == "variant":

@@ -1,0 +1,188 @@
+"""Cheese Master's host side (sim/games.py lists what a host module gives):
+the words the simulator's view shows for its screens, the penalty gesture,
+the plate keys, its scenario commands and its part of the --json result."""
+from cheesebox import ticks
+from cheesemaster import faces as F
+from cheesemaster import game as CM
+from cheesemaster.dice import CHOICES
+
+NAME = "cheese master"
+TITLE = "Cheese Master"                 # as the rulebook writes it
+SCORE_WORD = "points"
+RESUME = {"round": "count", "points": "points"}
+TERMINAL = None
+COMMANDS = ("dice",)
+HINTS = {
+    "menu": "any buzzer: next dice choice; ROLL confirms",
+    "ready": "ROLL rolls",
+    "tour": "a buzzer stops the tour; ROLL rolls",
+    "rolling": "wait for the faces: a buzzer now is a false start",
+    "grab": "grab a cheese wheel: press your buzzer!",
+    "check": "wheel holders with a wrong card own up with their buzzer; ROLL scores (after 3 s)",
+    "gameover": "ROLL: new game, same players; L (hold ROLL): back to joining",
+    "king": "ROLL: back to joining",
+}
+NAMES = ["P%d" % (s + 1) for s in range(8)]
+
+
+def match(box):
+    """The match being played, or None (the dice menu, no game)."""
+    return box.game.match if box.game is not None else None
+
+
+def result(box, out):
+    """The match and the campaign in the simulator's --json result."""
+    m = match(box)
+    if m is not None:
+        out["points"] = dict((NAMES[s], m.points[s]) for s in range(8) if m.joined[s])
+        out["eliminated"] = [NAMES[s] for s in m.eliminated]
+        out["winner"] = NAMES[m.winner] if m.winner >= 0 else None
+        out["rounds"] = m.rounds_played
+        out["replays"] = m.replays
+        out["dice"] = [box.game.dice_names[d] for d in box.game.in_play]
+        out["marked"] = NAMES[m.marked] if m.marked >= 0 else None
+        if box.game.shown_roll:
+            out["last_roll"] = [F.NAMES[box.game.roll[i]] for i in range(len(box.game.in_play))]
+            out["cheese_left"] = box.game.left
+    c = box.game.campaign if box.game is not None else None
+    if c is not None:
+        out["campaign"] = {"game": c.game,
+                           "wins": dict((NAMES[s], c.wins[s]) for s in range(8) if box.joined[s]),
+                           "king": NAMES[c.king] if c.king >= 0 else None}
+
+
+def labels(view, state):
+    """Each die is a die: its name in the dice file."""
+    return list(view.sim.box.keep["dice"][0])
+
+
+def in_play(box, d):
+    """Die d is rolled in this match (its label is bold)."""
+    return match(box) is not None and d in box.game.in_play
+
+
+def station_note(box, s):
+    """The plate the box knows now at a joined station (keys: this round's
+    last key; a dial: where it stands); a wheel holder's is locked."""
+    from cheesemaster.match import NO_ANSWER
+    m = match(box)
+    if m is None or not m.joined[s]:
+        return None
+    k = m.locked[s] if m.holder[s] else box.plate[s]
+    return "%s %s%s" % ("dial" if box.dials else "plate", "-" if k == NO_ANSWER else k,
+                        " locked" if m.holder[s] else "")
+
+
+def status(box, r, head, lines):
+    """The view's status lines: the dice choice, the game and its rounds,
+    the points (and who is out), the campaign's wins."""
+    from rich.text import Text
+    state = r["state"]
+    if state == "menu":
+        head.append(Text("choice " + CHOICES[box.game.choice]))
+    if match(box) is None or state in ("join", "menu"):
+        return
+    c = r.get("campaign")
+    if c is not None:
+        head.append(Text("campaign game %d%s" % (c["game"], " (tie-break)" if box.game.campaign.tiebreak else "")))
+    else:
+        head.append(Text("game %d" % r["games"]))
+    head.append(Text("rounds %d" % r["rounds"]))
+    if r["marked"] and state == "ready":     # they start the next roll
+        head.append(Text("marked " + r["marked"]))
+    if r["winner"]:
+        head.append(Text("winner " + r["winner"], style="bold green"))
+    out = r["eliminated"]
+    lines.append([Text("%s %d%s" % (name, p, " out" if name in out else ""), style="dim" if name in out else "")
+                  for name, p in r["points"].items()])
+    if c is not None:
+        lines.append([Text("wins " + " ".join("%s %d" % kv for kv in c["wins"].items()))]
+                     + ([Text("king " + c["king"], style="bold yellow")] if c["king"] else []))
+
+
+def hint(sim, state):
+    box = sim.box
+    m = match(box)
+    n = sim.board.stations
+    g = box.game
+    if state == "ready" and m is not None:
+        parts = ["ROLL rolls"]
+        if m.marked >= 0:
+            if ticks.diff(sim.port.ticks_ms(), g.scored_at) < CM.GUARD_MS:
+                parts.append("P%d's buzzer too, in a moment" % (m.marked + 1))
+            else:
+                parts.append("or P%d's buzzer" % (m.marked + 1))
+        elif m.round_no == 0:
+            parts.append("a buzzer: dice tour (every face)")
+        text = "; ".join(parts)
+        if g.campaign is not None:
+            text += "; L (hold ROLL): abandon the campaign"
+        return text
+    if state == "grab" and sim.board.electronic:
+        from sim.keys import PLATE_KEYS
+        what = "turn your dial" if box.dials else "press your plate key"
+        return "%s (%s-%s, 0-7), then grab with your buzzer!" % (what, PLATE_KEYS[0], PLATE_KEYS[n - 1])
+    if state == "menu" and g is not None:
+        # the menu opens on the table's last choice (game.py keeps it): say so
+        return "dice: %s (the menu opens on the last choice); any buzzer: next; ROLL confirms" % (
+            CHOICES[g.choice])
+    if state == "gameover" and m is not None and g.campaign is not None:
+        # one meaning a key: ROLL plays on, L ends the campaign (game.py: on_roll / on_long_roll)
+        if g.campaign.tiebreak:
+            return "ROLL or L (hold ROLL): end the campaign, crown the king"
+        return "ROLL: the campaign's next game; L (hold ROLL): end the campaign, crown the king"
+    return HINTS.get(state)
+
+
+def gesture(box, state):
+    if box.game.in_game():
+        return "p 1-%d" % box.n, "penalty", "table penalty: 1 point"
+    return None                         # the menu, game over, the King
+
+
+def answer_keys(box):
+    if not box.game.in_game():
+        return None
+    return ("dial", "turn a station's dial (its plate)") if box.dials else ("plate key", "place a station's plate")
+
+
+def command(sim, cmd, args, player):
+    """Cheese Master's own scenario commands and the waits a table makes
+    before a press: True if it took cmd (args checked here; player(tok) is
+    the station a token names, or raises)."""
+    from sim.scenario import ScenarioError
+    from sim.simport import ROLL_BIT
+    box = sim.box
+    if cmd == "dice":
+        if len(args) != 1:
+            raise ScenarioError("usage: dice yellow|yellow+1|yellow+2|yellow+3|campaign")
+        want = args[0].lower()
+        if want not in CHOICES:
+            raise ScenarioError("dice must be one of %s, got %r" % (" ".join(CHOICES), args[0]))
+        if box.game is None or box.state != box.module.MENU:
+            raise ScenarioError("dice: the box is not choosing dice (state %s)" % box.state_name())
+        while CHOICES[box.game.choice] != want:
+            sim.press(0)
+        sim.press(ROLL_BIT)
+        return True
+    return False
+
+
+def before_press(sim, cmd, s):
+    """Wait as a table would before the press a scenario command makes:
+    an own-up comes after seeing the count, never in the grab's own slam
+    (the box takes a press within 500 ms of the grab for that); ROLL ends
+    the check once the count has been up 3 s (the box holds an earlier
+    ROLL until then: see the fingers command)."""
+    box = sim.box
+    CM = box.module                     # the box's own copy: a small heap holds one
+    if box.state != CM.CHECK:
+        return
+    if cmd == "own-up" and match(box).holder[s]:
+        rest = CM.SLAM_US - ticks.diff(sim.port.ticks_us(), box.game.grab_us[s])
+        if rest > 0:
+            sim.wait((rest + 999) // 1000)
+    elif cmd == "rollbutton":
+        rest = CM.CHECK_MIN_MS - ticks.diff(sim.port.ticks_ms(), box.game.state_at)
+        if rest > 0:
+            sim.wait(rest)

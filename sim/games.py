@@ -1,0 +1,122 @@
+"""The host side of each game the box hosts, found by the game's name as
+firmware/cheesebox/games.py finds its firmware side.
+
+The simulator's view, the scenarios, the emulated box's view and the log
+tools ask the game's host module what only the game knows (what its dice
+mean on a screen, its hints and gestures, its scenario commands, the fields
+of its resume event), so none of them tests a game's name or its members.
+A game with no host module here still plays: it gets `plain`, which shows
+the box's own screens and nothing of the game's.
+
+A host module provides (sim/cheesemaster/host.py is the fullest example):
+    NAME                 the game's name, as in cheesebox/games.py
+    TITLE                its name as the rulebook writes it ("Cheese Master")
+    SCORE_WORD           what its track counts ("points", "money")
+    RESUME               a resume event's own fields: {field: "count"|"points"|"money"}
+    TERMINAL             module of a terminal game of its own (sim --game NAME), or None
+    match(box)           Cheese Master's match, or None (scenario commands use it)
+    result(box, out)     add the game's part of the simulator's --json result
+    COMMANDS             its own scenario commands' names
+    labels(view, state)  what each of the 6 dice means now (or None: the game has no words)
+    in_play(box, d)      die d is in play now (its label is bold)
+    station_note(box, s) a word after station s's track in the view, or None
+    status(box, r, head, lines)  its parts of the view's status lines (r: the --json result)
+    hint(sim, state)     what the box wants now, in words, or None (the box's own hint)
+    gesture(box, state)  the ROLL+buzzer gesture in a game: (keys, word, words), or None
+    answer_keys(box)     what the keys or dials do in a game: (word, words), or None
+    command(sim, cmd, args, player)  one of its scenario commands (player(tok): a station)
+    before_press(sim, cmd, s)  wait as a table would before a scenario's press (own-up, rollbutton)
+"""
+HOSTS = {
+    "cheese master": "sim.cheesemaster.host",
+    "cheesonomics": "sim.cheesonomics.host",
+}
+
+
+class _Plain:
+    """A game with no host module: the box's own words only."""
+    NAME = None
+    TITLE = None
+    SCORE_WORD = "points"
+    RESUME = {}
+    TERMINAL = None
+    COMMANDS = ()
+
+    @staticmethod
+    def match(box):
+        return None
+
+    @staticmethod
+    def result(box, out):
+        pass
+
+    @staticmethod
+    def labels(view, state):
+        return None
+
+    @staticmethod
+    def station_note(box, s):
+        return None
+
+    @staticmethod
+    def status(box, r, head, lines):
+        pass
+
+    @staticmethod
+    def in_play(box, d):
+        return False
+
+    @staticmethod
+    def hint(sim, state):
+        return None
+
+    @staticmethod
+    def gesture(box, state):
+        return None
+
+    @staticmethod
+    def answer_keys(box):
+        return None
+
+    @staticmethod
+    def command(sim, cmd, args, player):
+        return False
+
+    @staticmethod
+    def before_press(sim, cmd, s):
+        pass
+
+
+plain = _Plain()
+
+
+def named(name):
+    """The host module of the game called name (plain if it has none)."""
+    path = HOSTS.get(name)
+    if path is None:
+        return plain
+    return __import__(path, None, None, ("NAME",))
+
+
+def of(box):
+    """The host module of the game the box has picked."""
+    return named(box.module.NAME)
+
+
+def claiming(cmd):
+    """The host module of the game whose scenario command cmd is, or None."""
+    for name in HOSTS:
+        host = named(name)
+        if cmd in host.COMMANDS:
+            return host
+    return None
+
+
+def terminal_games():
+    """{name: module} of the games that also play on their own in the terminal."""
+    out = {}
+    for name in HOSTS:
+        t = named(name).TERMINAL
+        if t is not None:
+            out[name] = t
+    return out
