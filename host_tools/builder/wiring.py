@@ -30,6 +30,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 from rp2port import pixels  # noqa: E402
 from cheesebox.board import MATRIX_PIXELS, TRACK_PIXELS, BoardError, load_board  # noqa: E402
+from host_tools.builder.circuit import (USB_MA, USB_SOCKET_MA, describe, external_supply,  # noqa: E402,F401
+                                        long_cables, supply_text)
 
 BOARDS = REPO / "boards"
 
@@ -45,8 +47,6 @@ HEADER_GPIOS = tuple(int(n[2:]) for n in PICO_PINS if n.startswith("GP"))
 ADC_GPIOS = (26, 27, 28)
 MCUS = {"rp2040": "Raspberry Pi Pico (RP2040)", "rp2350": "Raspberry Pi Pico 2 (RP2350)"}
 PIN_VBUS, PIN_VSYS, PIN_GND, PIN_3V3, PIN_AGND = 40, 39, 38, 36, 33
-USB_MA = 500        # a USB 2.0 host port (and MicroPython declares only pixels.USB_DECLARED_MA)
-USB_SOCKET_MA = 1500    # a 5 V charger through the Pico's micro-USB socket (rated 1.8 A)
 
 # 74HC165 and CD4051 package pins (DIP/SOIC-16)
 HC165 = {"load": ("SH/LD", 1), "clock": ("CLK", 2), "data": ("QH", 9)}
@@ -128,24 +128,6 @@ def phys(gpio):
     return PICO_PINS.index("GP%d" % gpio) + 1
 
 
-def external_supply(board):
-    """More than the Pico's USB socket carries: a 5 V supply on the rail, into VSYS."""
-    return board.max_ma > USB_SOCKET_MA
-
-
-def supply_text(board):
-    if not external_supply(board):
-        if board.max_ma > USB_MA:
-            return "5 V USB charger, %d A or more, in the Pico's USB socket" % -(-(board.max_ma + 500) // 1000)
-        return "USB (the Pico's socket), %d mA" % USB_MA
-    return "5 V %d A supply" % -(-board.max_ma // 1000)      # whole amps, rounded up
-
-
-def long_cables(board):
-    """Eight stations: cables of a metre or more, the case for buffers and protection."""
-    return board.stations > 4
-
-
 def budget(board):
     """The power numbers the firmware's PowerLimit works with (pixels.py)."""
     n = sum(c.pixels for c in board.chains)
@@ -190,30 +172,31 @@ def pin_rows(board):
     """(physical pin, name, function, connect to) for every pin to wire."""
     rows = []
     ext = external_supply(board)
-    guard = "100 Ω in series, 10 nF + TVS to GND at the pin"
-    if long_cables(board):
-        guard += ", 4.7 kΩ to 3V3"
+    c = describe(board)
+    guard = "%s in series, %s + %s to GND at the pin" % (c.value("r100"), c.value("c10n"), c.value("tvs"))
+    if "r4k7" in c:
+        guard += ", %s to 3V3" % c.value("r4k7")
     for i, g in enumerate(board.buzzers):
         rows.append((phys(g), "GP%d" % g, "Station %d buzzer" % (i + 1),
                      "buzzer switch NO (%s); its COM to GND (pressed = low)" % guard))
     rows.append((phys(board.roll_pin), "GP%d" % board.roll_pin, "ROLL button",
                  "button switch NO (%s); its COM to GND (pressed = low)" % guard))
     rows.append((phys(board.piezo_pin), "GP%d" % board.piezo_pin, "Piezo (PWM)",
-                 "1 kΩ to the base of an NPN (BC337); piezo from +5 V to its collector, 1 kΩ across the piezo"))
-    for ci, c in enumerate(board.chains):
+                 piezo_text(c)))
+    for ci, ch in enumerate(board.chains):
         a, y = AHCT125[ci % 4]
         first = segments(board, ci)[0]
-        rows.append((phys(c.pin), "GP%d" % c.pin, "LED data, chain `%s` (%d px, %s)" % (c.name, c.pixels, c.order),
-                     "74AHCT125 %dA (pin %d); %dY (pin %d) → 330 Ω → DIN of %s"
-                     % (ci % 4 + 1, a, ci % 4 + 1, y, seg_name(first))))
+        rows.append((phys(ch.pin), "GP%d" % ch.pin, "LED data, chain `%s` (%d px, %s)" % (ch.name, ch.pixels, ch.order),
+                     "74AHCT125 %dA (pin %d); %dY (pin %d) → %s → DIN of %s"
+                     % (ci % 4 + 1, a, ci % 4 + 1, y, c.value("r330"), seg_name(first))))
     if board.plates == "keys":
         a = board.answers
         rows.append((phys(a["load"]), "GP%d" % a["load"], "74HC165 load",
-                     "33 Ω, then SH/LD (pin 1) of every 74HC165 through its station's Schmitt buffer"))
+                     "%s, then SH/LD (pin 1) of every 74HC165 through its station's Schmitt buffer" % c.value("r33")))
         rows.append((phys(a["clock"]), "GP%d" % a["clock"], "74HC165 clock",
-                     "33 Ω, then CLK (pin 2) of every 74HC165 through its station's Schmitt buffer"))
+                     "%s, then CLK (pin 2) of every 74HC165 through its station's Schmitt buffer" % c.value("r33")))
         rows.append((phys(a["data"]), "GP%d" % a["data"], "74HC165 data in",
-                     "100 Ω, then QH (pin 9) of U1, the station 1 chip"))
+                     "%s, then QH (pin 9) of U1, the station 1 chip" % c.value("r100")))
     elif board.plates == "dial":
         a = board.answers
         rows.append((phys(a["adc"]), "GP%d" % a["adc"], "ADC%d (dial voltage)" % (a["adc"] - 26),
@@ -247,75 +230,15 @@ def pin_rows(board):
     return rows
 
 
+def piezo_text(c):
+    """How the piezo is wired, in the circuit's values (the pin table's and the picture's words)."""
+    return ("%s to the base of an NPN (%s); piezo from +5 V to its collector, %s across the piezo"
+            % (c.value("r1k"), c.value("npn"), c.value("r1k")))
+
+
 def part_rows(board):
-    """(qty, part, notes) for every part the board needs."""
-    n = board.stations
-    buttons = n + 1
-    long = long_cables(board)
-    ext = external_supply(board)
-    mcu = {"rp2040": ("Raspberry Pi Pico (RP2040) with headers", "any Pico/Pico H; a Pico W also works (same pinout)"),
-           "rp2350": ("Raspberry Pi Pico 2 (RP2350) with headers",
-                      "same pinout as the Pico; flash the RP2350 MicroPython build")}[board.mcu]
-    rows = [(1, mcu[0], mcu[1]),
-            (len(board.dice), "8x8 WS2812B matrix (64 px)", "the dice; serpentine wiring (pixel 0 top left)"),
-            (n, "8-LED WS2812B stick", "one score track a station: 7 score LEDs + 1 wheel LED"),
-            (n, "60 mm arcade push button (microswitch)", "the buzzers; ignore their lamp (often 12 V)"),
-            (1, "arcade push button (30 or 60 mm)", "ROLL"),
-            (1, "passive piezo disc (resonance 2-4 kHz, e.g. 27 mm)",
-             "not an \"active\" buzzer: the Pico plays tones by PWM; the warnings sit at its resonance"),
-            (1, "NPN transistor, BC337 or 2N2222", "drives the piezo from +5 V: collector to the piezo, emitter to GND"),
-            (2, "1 kΩ resistor", "the transistor's base resistor (from the piezo pin); one across the piezo (discharges it)"),
-            (buttons + (board.plates == "keys"), "100 Ω resistor",
-             "input protection: in series with each button, at the Pico"
-             + ("; one in series with QH (data in)" if board.plates == "keys" else "")),
-            (buttons, "10 nF ceramic (X7R)", "input protection: from each button pin to GND, after the 100 Ω "
-             "(RC 1 µs: far below the box's 16 µs sampling, so parts' tolerances cannot reorder presses)"),
-            (buttons, "TVS diode, 3.3 V working (PESD3V3S1BL, ESD9B3.3ST5G)",
-             "input protection: from each button pin to GND, beside the 10 nF (ESD from the players' hands)")]
-    if long:
-        rows.append((buttons, "4.7 kΩ resistor", "pull-up to 3V3 on each button pin: a long cable picks up "
-                     "less than with the Pico's 50-80 kΩ alone"))
-    if board.plates == "keys":
-        rows += [(n, "74HC165 (DIP-16)", "one a station; 100 nF across each one's VCC/GND"),
-                 (8 * n, "push keys (6 mm tactile or keyboard switches)", "8 a station, labelled 0-7"),
-                 (8 * n, "10 kΩ resistor (or %d × 9-pin bussed 10 kΩ SIP networks)" % n,
-                  "pull-up on every 74HC165 input"),
-                 (n, "74LVC2G17 (dual Schmitt-trigger buffer, SOT-23-6 on an adapter)",
-                  "one a station, on 3V3, 100 nF across it: CLK and SH/LD arrive through it, so a ringing "
-                  "edge on the cable cannot clock a 74HC165 twice (or slow the clock: see notes)"),
-                 (2, "33 Ω resistor", "in series with CLK and SH/LD at the Pico: tames the edges on the cable")]
-    elif board.plates == "dial":
-        rows += [(1, "CD4051B (DIP-16)", "8:1 analog multiplexer; 100 nF across VDD/GND"),
-                 (n, "1-pole rotary switch, 8 positions, shorting (make-before-break)",
-                  "the dials: a 1P12T switch with its stop washer set to 8 works; knob + printed 0-7 scale"),
-                 (7 * n, "2 kΩ resistor, 1 %", "the dial ladders: one ladder for each dial (7 a dial), at the dial"),
-                 (2 * n, "1 kΩ resistor, 1 %", "the two ends of each ladder"),
-                 (1, "1 nF C0G capacitor", "from CD4051 COM (GP26) to AGND: steadier readings. Not 100 nF: "
-                  "with the ladder's ~4 kΩ it would need ~3 ms to settle after each switch of the 4051 "
-                  "(the firmware waits 60 µs: 1 nF settles in ~20 µs)")]
-    rows += [(1, "74AHCT125", "3.3 V → 5 V level shifter for the LED data lines; 100 nF across VCC/GND"),
-             (len(board.chains), "330 Ω resistor", "in series with each LED data line, near the first pixel's DIN")]
-    if ext:
-        rows += [(1, "1N5817 Schottky diode", "+5 V rail → VSYS, so USB can be plugged in too"),
-                 (1, "1000 µF electrolytic, ≥ 6.3 V (10 V better)", "across the LED supply"),
-                 (1, "%s (or bigger) + DC jack" % supply_text(board), "`max_ma` is %d" % board.max_ma)]
-    else:
-        rows += [(1, "10 µF ceramic (X5R/X7R), ≥ 10 V", "across the LED supply, at the matrices. No more on USB "
-                  "power: USB 2.0 allows 10 µF at plug-in (a 1000 µF would draw an inrush far over the limit "
-                  "and can reset the host's port)"),
-                 (1, "USB cable + %s" % supply_text(board), "`max_ma` is %d; a computer's USB port is far "
-                  "weaker (see the power budget)" % board.max_ma)]
-    if long:
-        order = {"keys": "GND, CLK, GND, SH/LD, GND, data, GND, buzzer, GND, 3V3",
-                 "dial": "GND, buzzer, GND, dial wiper, AGND, 3V3"}.get(board.plates, "GND, buzzer, GND")
-        rows.append(("–", "ribbon cable to the stations, a ground wire between every two signals "
-                     "(%s)" % order,
-                     "the 5 V LED data in its own cable (or twisted with its ground), never beside a signal to the Pico"))
-        rows.append(("–", "wire: 0.75 mm² (18 AWG) for the LED 5 V/GND, thin wire for signals", ""))
-    else:
-        rows.append(("–", "wire: 0.5 mm² (20 AWG) for the LED 5 V/GND, thin wire for signals",
-                     "JST-SM pigtails make the matrices unpluggable"))
-    return rows
+    """(qty, part, notes) for every part the board needs (from its circuit description)."""
+    return [(p.qty, p.name, p.notes) for p in describe(board).parts]
 
 
 def parts_table(board):
