@@ -569,7 +569,7 @@ def draw_button(s, c, y, left, label, key):
     s.line(at(left, 5), y, at(left, 144), y, C_BUTTON)
     with s.part("tvs"):
         s.tvs_v(at(left, 14), y, C_BUTTON)
-        s.text(at(left, 19), y + 10, c.value("tvs"), 8, far, C_BUTTON)
+        s.text(at(left, 23), y + 10, c.value("tvs"), 8, far, C_BUTTON)
     with s.part("c10n"):
         s.capacitor_v(at(left, 46), y, C_BUTTON)
         s.text(at(left, 56), y + 10, c.value("c10n"), 8, far, C_BUTTON)
@@ -734,12 +734,13 @@ def draw_keys(s, board, c):
         s.text(PX_R + 58, y - 4, HC165[k][0] + " (pin %d)" % HC165[k][1], 9, "start", C_PLATES)
     for i in range(n):
         draw_key_station(s, c, i, KEYS_X0 + i * (KEYS_CW + KEYS_CG), y1, y2, rows, i + 1 < n)
-    s.text(KEYS_X0, y1 - 60, "Answer keys: %d × 74HC165, chained (U1 nearest the Pico)" % n, 13, "start",
+    s.text(KEYS_X0, y1 - 74, "Answer keys: %d × 74HC165, chained (U1 nearest the Pico)" % n, 13, "start",
            C_PLATES, "bold")
-    s.lines(KEYS_X0, y1 - 42, [
+    s.lines(KEYS_X0, y1 - 56, [
         "SH/LD and CLK reach every chip through its station's Schmitt buffer;",
-        "QH of U(n+1) → SER (pin 10) of U(n). Key k → input D%s, other side to GND;" % "(7−k)",
-        "(key 0 = H pin 6 … key 7 = A pin 11); CLK INH (15) and U%d's SER to GND; VCC = 3V3." % n,
+        "QH of U(n+1) → SER (pin 10) of U(n). Key k → input D%s, other side to GND" % "(7−k)",
+        "(key 0 = H pin 6 … key 7 = A pin 11), a %s pull-up to 3V3 on each input;" % c.value("r10k"),
+        "CLK INH (15) and U%d's SER to GND; VCC = 3V3." % n,
     ], 10, color="#333333")
 
 
@@ -791,7 +792,7 @@ def draw_dial(s, board, c):
         s.text(x1 + 4, y + 4, "%s (%d)" % (name, pkg), 10, "start", C_PLATES)
     with s.part("c1n"):                  # COM to AGND
         s.capacitor_v(925, rows["adc"], C_PLATES)
-        s.text(935, rows["adc"] + 12, c.value("c1n") + " C0G", 9, "start", C_PLATES)
+        s.lines(935, rows["adc"] + 12, [c.value("c1n") + " C0G", "to AGND"], 9, step=10, color=C_PLATES)
     draw_decoupling(s, c, x1 + 16, rows["adc"] + 48, C_PLATES, label_left=False)     # between Y1 and Y2
     draw_dial_switches(s, board, c, x2, y1, y2)
 
