@@ -13,6 +13,12 @@ cheesebox.board.load_board), so it cannot drift from what the firmware
 drives: never edit a boards/*.svg by hand (tests/test_wiring.py compares
 them with this generator). Stdlib only; the output is deterministic.
 
+The parts around the pins come from one description, circuit.describe(board)
+(host_tools/builder/circuit.py): the parts list is made from it, the pin table
+and the picture take their values from it, and every drawing of a part sits in
+a <g data-part="KEY" data-qty="N"> group, so tests/test_wiring_parts.py can
+check the picture against the list.
+
 On top of board.py's checks, this refuses pins a Pico does not bring out to
 its header (GP23, GP24, GP25, GP29 are used on the board itself) and an ADC
 pin other than GP26-GP28.
