@@ -13,6 +13,12 @@ cheesebox.board.load_board), so it cannot drift from what the firmware
 drives: never edit a boards/*.svg by hand (tests/test_wiring.py compares
 them with this generator). Stdlib only; the output is deterministic.
 
+The parts around the pins come from one description, circuit.describe(board)
+(host_tools/builder/circuit.py): the parts list is made from it, the pin table
+and the picture take their values from it, and every drawing of a part sits in
+a <g data-part="KEY" data-qty="N"> group, so tests/test_wiring_parts.py can
+check the picture against the list.
+
 On top of board.py's checks, this refuses pins a Pico does not bring out to
 its header (GP23, GP24, GP25, GP29 are used on the board itself) and an ADC
 pin other than GP26-GP28.
@@ -23,6 +29,8 @@ import argparse
 import json
 import os
 import sys
+import textwrap
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -30,6 +38,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 from rp2port import pixels  # noqa: E402
 from cheesebox.board import MATRIX_PIXELS, TRACK_PIXELS, BoardError, load_board  # noqa: E402
+from host_tools.builder.circuit import (NOT_COUNTED, USB_MA, USB_SOCKET_MA, charger_amps,  # noqa: E402,F401
+                                        describe, external_supply, long_cables, supply_text)
 
 BOARDS = REPO / "boards"
 
@@ -45,8 +55,6 @@ HEADER_GPIOS = tuple(int(n[2:]) for n in PICO_PINS if n.startswith("GP"))
 ADC_GPIOS = (26, 27, 28)
 MCUS = {"rp2040": "Raspberry Pi Pico (RP2040)", "rp2350": "Raspberry Pi Pico 2 (RP2350)"}
 PIN_VBUS, PIN_VSYS, PIN_GND, PIN_3V3, PIN_AGND = 40, 39, 38, 36, 33
-USB_MA = 500        # a USB 2.0 host port (and MicroPython declares only pixels.USB_DECLARED_MA)
-USB_SOCKET_MA = 1500    # a 5 V charger through the Pico's micro-USB socket (rated 1.8 A)
 
 # 74HC165 and CD4051 package pins (DIP/SOIC-16)
 HC165 = {"load": ("SH/LD", 1), "clock": ("CLK", 2), "data": ("QH", 9)}
@@ -70,6 +78,8 @@ W = 1600            # canvas width
 PITCH = 30          # pin pitch
 ROW0 = 190          # y of physical pin 1 (and 40)
 PX_L, PX_R = 700, 880   # Pico body, left and right edge
+WINDOW_D = 140      # the button window's shading reaches this far left of the Pico
+LEGEND_X = 1010     # the legend's left edge (the power budget stops short of it)
 GAP = "·"
 
 
@@ -128,24 +138,6 @@ def phys(gpio):
     return PICO_PINS.index("GP%d" % gpio) + 1
 
 
-def external_supply(board):
-    """More than the Pico's USB socket carries: a 5 V supply on the rail, into VSYS."""
-    return board.max_ma > USB_SOCKET_MA
-
-
-def supply_text(board):
-    if not external_supply(board):
-        if board.max_ma > USB_MA:
-            return "5 V USB charger, %d A or more, in the Pico's USB socket" % -(-(board.max_ma + 500) // 1000)
-        return "USB (the Pico's socket), %d mA" % USB_MA
-    return "5 V %d A supply" % -(-board.max_ma // 1000)      # whole amps, rounded up
-
-
-def long_cables(board):
-    """Eight stations: cables of a metre or more, the case for buffers and protection."""
-    return board.stations > 4
-
-
 def budget(board):
     """The power numbers the firmware's PowerLimit works with (pixels.py)."""
     n = sum(c.pixels for c in board.chains)
@@ -190,30 +182,31 @@ def pin_rows(board):
     """(physical pin, name, function, connect to) for every pin to wire."""
     rows = []
     ext = external_supply(board)
-    guard = "100 Ω in series, 10 nF + TVS to GND at the pin"
-    if long_cables(board):
-        guard += ", 4.7 kΩ to 3V3"
+    c = describe(board)
+    guard = "%s in series, %s + %s to GND at the pin" % (c.value("r100"), c.value("c10n"), c.value("tvs"))
+    if "r4k7" in c:
+        guard += ", %s to 3V3" % c.value("r4k7")
     for i, g in enumerate(board.buzzers):
         rows.append((phys(g), "GP%d" % g, "Station %d buzzer" % (i + 1),
                      "buzzer switch NO (%s); its COM to GND (pressed = low)" % guard))
     rows.append((phys(board.roll_pin), "GP%d" % board.roll_pin, "ROLL button",
                  "button switch NO (%s); its COM to GND (pressed = low)" % guard))
     rows.append((phys(board.piezo_pin), "GP%d" % board.piezo_pin, "Piezo (PWM)",
-                 "1 kΩ to the base of an NPN (BC337); piezo from +5 V to its collector, 1 kΩ across the piezo"))
-    for ci, c in enumerate(board.chains):
+                 piezo_text(c)))
+    for ci, ch in enumerate(board.chains):
         a, y = AHCT125[ci % 4]
         first = segments(board, ci)[0]
-        rows.append((phys(c.pin), "GP%d" % c.pin, "LED data, chain `%s` (%d px, %s)" % (c.name, c.pixels, c.order),
-                     "74AHCT125 %dA (pin %d); %dY (pin %d) → 330 Ω → DIN of %s"
-                     % (ci % 4 + 1, a, ci % 4 + 1, y, seg_name(first))))
+        rows.append((phys(ch.pin), "GP%d" % ch.pin, "LED data, chain `%s` (%d px, %s)" % (ch.name, ch.pixels, ch.order),
+                     "74AHCT125 %dA (pin %d); %dY (pin %d) → %s → DIN of %s"
+                     % (ci % 4 + 1, a, ci % 4 + 1, y, c.value("r330"), seg_name(first))))
     if board.plates == "keys":
         a = board.answers
         rows.append((phys(a["load"]), "GP%d" % a["load"], "74HC165 load",
-                     "33 Ω, then SH/LD (pin 1) of every 74HC165 through its station's Schmitt buffer"))
+                     "%s, then SH/LD (pin 1) of every 74HC165 through its station's Schmitt buffer" % c.value("r33")))
         rows.append((phys(a["clock"]), "GP%d" % a["clock"], "74HC165 clock",
-                     "33 Ω, then CLK (pin 2) of every 74HC165 through its station's Schmitt buffer"))
+                     "%s, then CLK (pin 2) of every 74HC165 through its station's Schmitt buffer" % c.value("r33")))
         rows.append((phys(a["data"]), "GP%d" % a["data"], "74HC165 data in",
-                     "100 Ω, then QH (pin 9) of U1, the station 1 chip"))
+                     "%s, then QH (pin 9) of U1, the station 1 chip" % c.value("r100")))
     elif board.plates == "dial":
         a = board.answers
         rows.append((phys(a["adc"]), "GP%d" % a["adc"], "ADC%d (dial voltage)" % (a["adc"] - 26),
@@ -247,75 +240,15 @@ def pin_rows(board):
     return rows
 
 
+def piezo_text(c):
+    """How the piezo is wired, in the circuit's values (the pin table's and the picture's words)."""
+    return ("%s to the base of an NPN (%s); piezo from +5 V to its collector, %s across the piezo"
+            % (c.value("r1k"), c.value("npn"), c.value("r1k")))
+
+
 def part_rows(board):
-    """(qty, part, notes) for every part the board needs."""
-    n = board.stations
-    buttons = n + 1
-    long = long_cables(board)
-    ext = external_supply(board)
-    mcu = {"rp2040": ("Raspberry Pi Pico (RP2040) with headers", "any Pico/Pico H; a Pico W also works (same pinout)"),
-           "rp2350": ("Raspberry Pi Pico 2 (RP2350) with headers",
-                      "same pinout as the Pico; flash the RP2350 MicroPython build")}[board.mcu]
-    rows = [(1, mcu[0], mcu[1]),
-            (len(board.dice), "8x8 WS2812B matrix (64 px)", "the dice; serpentine wiring (pixel 0 top left)"),
-            (n, "8-LED WS2812B stick", "one score track a station: 7 score LEDs + 1 wheel LED"),
-            (n, "60 mm arcade push button (microswitch)", "the buzzers; ignore their lamp (often 12 V)"),
-            (1, "arcade push button (30 or 60 mm)", "ROLL"),
-            (1, "passive piezo disc (resonance 2-4 kHz, e.g. 27 mm)",
-             "not an \"active\" buzzer: the Pico plays tones by PWM; the warnings sit at its resonance"),
-            (1, "NPN transistor, BC337 or 2N2222", "drives the piezo from +5 V: collector to the piezo, emitter to GND"),
-            (2, "1 kΩ resistor", "the transistor's base resistor (from the piezo pin); one across the piezo (discharges it)"),
-            (buttons + (board.plates == "keys"), "100 Ω resistor",
-             "input protection: in series with each button, at the Pico"
-             + ("; one in series with QH (data in)" if board.plates == "keys" else "")),
-            (buttons, "10 nF ceramic (X7R)", "input protection: from each button pin to GND, after the 100 Ω "
-             "(RC 1 µs: far below the box's 16 µs sampling, so parts' tolerances cannot reorder presses)"),
-            (buttons, "TVS diode, 3.3 V working (PESD3V3S1BL, ESD9B3.3ST5G)",
-             "input protection: from each button pin to GND, beside the 10 nF (ESD from the players' hands)")]
-    if long:
-        rows.append((buttons, "4.7 kΩ resistor", "pull-up to 3V3 on each button pin: a long cable picks up "
-                     "less than with the Pico's 50-80 kΩ alone"))
-    if board.plates == "keys":
-        rows += [(n, "74HC165 (DIP-16)", "one a station; 100 nF across each one's VCC/GND"),
-                 (8 * n, "push keys (6 mm tactile or keyboard switches)", "8 a station, labelled 0-7"),
-                 (8 * n, "10 kΩ resistor (or %d × 9-pin bussed 10 kΩ SIP networks)" % n,
-                  "pull-up on every 74HC165 input"),
-                 (n, "74LVC2G17 (dual Schmitt-trigger buffer, SOT-23-6 on an adapter)",
-                  "one a station, on 3V3, 100 nF across it: CLK and SH/LD arrive through it, so a ringing "
-                  "edge on the cable cannot clock a 74HC165 twice (or slow the clock: see notes)"),
-                 (2, "33 Ω resistor", "in series with CLK and SH/LD at the Pico: tames the edges on the cable")]
-    elif board.plates == "dial":
-        rows += [(1, "CD4051B (DIP-16)", "8:1 analog multiplexer; 100 nF across VDD/GND"),
-                 (n, "1-pole rotary switch, 8 positions, shorting (make-before-break)",
-                  "the dials: a 1P12T switch with its stop washer set to 8 works; knob + printed 0-7 scale"),
-                 (7 * n, "2 kΩ resistor, 1 %", "the dial ladders: one ladder for each dial (7 a dial), at the dial"),
-                 (2 * n, "1 kΩ resistor, 1 %", "the two ends of each ladder"),
-                 (1, "1 nF C0G capacitor", "from CD4051 COM (GP26) to AGND: steadier readings. Not 100 nF: "
-                  "with the ladder's ~4 kΩ it would need ~3 ms to settle after each switch of the 4051 "
-                  "(the firmware waits 60 µs: 1 nF settles in ~20 µs)")]
-    rows += [(1, "74AHCT125", "3.3 V → 5 V level shifter for the LED data lines; 100 nF across VCC/GND"),
-             (len(board.chains), "330 Ω resistor", "in series with each LED data line, near the first pixel's DIN")]
-    if ext:
-        rows += [(1, "1N5817 Schottky diode", "+5 V rail → VSYS, so USB can be plugged in too"),
-                 (1, "1000 µF electrolytic, ≥ 6.3 V (10 V better)", "across the LED supply"),
-                 (1, "%s (or bigger) + DC jack" % supply_text(board), "`max_ma` is %d" % board.max_ma)]
-    else:
-        rows += [(1, "10 µF ceramic (X5R/X7R), ≥ 10 V", "across the LED supply, at the matrices. No more on USB "
-                  "power: USB 2.0 allows 10 µF at plug-in (a 1000 µF would draw an inrush far over the limit "
-                  "and can reset the host's port)"),
-                 (1, "USB cable + %s" % supply_text(board), "`max_ma` is %d; a computer's USB port is far "
-                  "weaker (see the power budget)" % board.max_ma)]
-    if long:
-        order = {"keys": "GND, CLK, GND, SH/LD, GND, data, GND, buzzer, GND, 3V3",
-                 "dial": "GND, buzzer, GND, dial wiper, AGND, 3V3"}.get(board.plates, "GND, buzzer, GND")
-        rows.append(("–", "ribbon cable to the stations, a ground wire between every two signals "
-                     "(%s)" % order,
-                     "the 5 V LED data in its own cable (or twisted with its ground), never beside a signal to the Pico"))
-        rows.append(("–", "wire: 0.75 mm² (18 AWG) for the LED 5 V/GND, thin wire for signals", ""))
-    else:
-        rows.append(("–", "wire: 0.5 mm² (20 AWG) for the LED 5 V/GND, thin wire for signals",
-                     "JST-SM pigtails make the matrices unpluggable"))
-    return rows
+    """(qty, part, notes) for every part the board needs (from its circuit description)."""
+    return [(p.qty, p.name, p.notes) for p in describe(board).parts]
 
 
 def parts_table(board):
@@ -339,11 +272,34 @@ def seg_name(seg):
 
 # -- SVG ---------------------------------------------------------------------------
 class Svg:
+    """SVG primitives and circuit symbols. Every symbol is drawn inside a part(key) group:
+    the group's data-part names the parts-list row it stands for (data-qty: how many)."""
+
     def __init__(self):
         self.parts = []
+        self.open_parts = 0
 
     def add(self, s):
         self.parts.append(s)
+
+    @contextmanager
+    def part(self, key, qty=1):
+        """Everything drawn inside stands for qty of the parts list's part `key`."""
+        self.add('<g data-part="%s" data-qty="%s">' % (key, qty))
+        self.open_parts += 1
+        try:
+            yield
+        finally:
+            self.open_parts -= 1
+            self.add("</g>")
+
+    @contextmanager
+    def symbol(self, kind):
+        if not self.open_parts:
+            raise ValueError("a %s drawn outside a part: the parts list would not name it" % kind)
+        self.add('<g data-symbol="%s">' % kind)
+        yield
+        self.add("</g>")
 
     def line(self, x1, y1, x2, y2, color=C_GND, w=2, dash=None):
         d = ' stroke-dasharray="%s"' % dash if dash else ""
@@ -366,6 +322,10 @@ class Svg:
         self.add('<circle cx="%g" cy="%g" r="%g" fill="%s" stroke="%s" stroke-width="%g"/>'
                  % (x, y, r, fill, stroke, sw))
 
+    def dot(self, x, y, color):
+        """A junction."""
+        self.circle(x, y, 2.2, color, color, 1)
+
     def text(self, x, y, s, size=12, anchor="start", color="#111111", weight="normal", rotate=None):
         r = ' transform="rotate(%g %g %g)"' % (rotate, x, y) if rotate is not None else ""
         w = ' font-weight="bold"' if weight == "bold" else ""
@@ -379,24 +339,82 @@ class Svg:
         return y + len(texts) * step
 
     # symbols
-    def ground(self, x, y, color=C_GND):
-        self.line(x, y, x, y + 7, color)
-        for i, half in enumerate((8, 5, 2)):
-            self.line(x - half, y + 7 + 3 * i, x + half, y + 7 + 3 * i, color, 1.5)
+    def ground(self, x, y, color=C_GND, small=False):
+        stem, half, dy = (3, (5, 3, 1), 2.5) if small else (7, (8, 5, 2), 3)
+        self.line(x, y, x, y + stem, color)
+        for i, h in enumerate(half):
+            self.line(x - h, y + stem + dy * i, x + h, y + stem + dy * i, color, 1.5)
 
     def resistor(self, x1, x2, y, label, color):
         """A horizontal resistor between x1 < x2, label above."""
-        self.rect(x1, y - 5, x2 - x1, 10, "#ffffff", color, 1.5)
+        with self.symbol("resistor"):
+            self.rect(x1, y - 5, x2 - x1, 10, "#ffffff", color, 1.5)
         self.text((x1 + x2) / 2, y - 9, label, 10, "middle", color)
+
+    def resistor_v(self, x, y1, y2, color):
+        """A vertical resistor between y1 < y2 (its label is the caller's)."""
+        with self.symbol("resistor"):
+            self.rect(x - 4, y1, 8, y2 - y1, "#ffffff", color, 1.5)
+
+    def pullup(self, x, y, color):
+        """A resistor from the wire at (x, y) up to a 3V3 bar."""
+        self.dot(x, y, color)
+        self.line(x, y, x, y - 4, color, 1.5)
+        self.resistor_v(x, y - 16, y - 4, color)
+        self.line(x, y - 16, x, y - 20, C_3V3, 1.5)
+        self.line(x - 6, y - 20, x + 6, y - 20, C_3V3, 2)
+
+    def capacitor_v(self, x, y, color, ground=C_GND):
+        """A capacitor from the wire at (x, y) down to ground (20 px tall)."""
+        self.dot(x, y, color)
+        with self.symbol("capacitor"):
+            self.line(x, y, x, y + 5, color, 1.5)
+            self.line(x - 6, y + 5, x + 6, y + 5, color, 2)
+            self.line(x - 6, y + 8, x + 6, y + 8, color, 2)
+            self.line(x, y + 8, x, y + 11, ground, 1.5)
+        self.ground(x, y + 11, ground, small=True)
+
+    def tvs_v(self, x, y, color):
+        """A bidirectional TVS diode from the wire at (x, y) down to ground (21 px tall)."""
+        self.dot(x, y, color)
+        with self.symbol("tvs"):
+            self.line(x, y, x, y + 3, color, 1.5)
+            self.path([(x - 4, y + 3), (x + 4, y + 3), (x, y + 8), (x - 4, y + 3)], color, 1.2, "#ffffff")
+            self.path([(x - 4, y + 13), (x + 4, y + 13), (x, y + 8), (x - 4, y + 13)], color, 1.2, "#ffffff")
+            self.path([(x - 6, y + 6), (x - 5, y + 8), (x + 5, y + 8), (x + 6, y + 10)], color, 1.5)
+            self.line(x, y + 13, x, y + 16, C_GND, 1.5)
+        self.ground(x, y + 16, C_GND, small=True)
+
+    def npn(self, xb, xc, y, color):
+        """An NPN transistor: base from the side at (xb, y); collector up and emitter down at xc."""
+        with self.symbol("npn"):
+            self.circle((xb + xc) / 2, y, 13, "#ffffff", color, 1.5)
+            self.line(xb, y - 8, xb, y + 8, color, 2.5)
+            self.path([(xb, y - 4), (xc, y - 11), (xc, y - 22)], color, 1.5)
+            self.path([(xb, y + 4), (xc, y + 11), (xc, y + 24)], color, 1.5)
+            tx, ty = xb + 0.8 * (xc - xb), y + 9.6         # the emitter's arrow, pointing out
+            ux, uy = (xc - xb) / 11.4, 7 / 11.4
+            self.path([(tx - 5 * ux - 3 * uy, ty - 5 * uy + 3 * ux), (tx, ty),
+                       (tx - 5 * ux + 3 * uy, ty - 5 * uy - 3 * ux)], color, 1.5, color)
+
+    def piezo_v(self, x, y1, y2, color):
+        """A piezo disc standing between y1 (bottom) and y2 (top)."""
+        with self.symbol("piezo"):
+            self.line(x, y1, x, y1 - 8, color, 1.5)
+            self.line(x - 9, y1 - 8, x + 9, y1 - 8, color, 2)
+            self.rect(x - 7, y1 - 18, 14, 8, "#f3e6f8", color, 1.2)
+            self.line(x - 9, y1 - 20, x + 9, y1 - 20, color, 2)
+            self.line(x, y1 - 20, x, y2, color, 1.5)
 
     def switch(self, x1, x2, y, color):
         """An open push switch between x1 < x2 (x1 side is the lever's hinge)."""
-        self.circle(x1, y, 2.5, "#ffffff", color)
-        self.circle(x2, y, 2.5, "#ffffff", color)
-        self.line(x1 + 2, y - 2, x2 - 3, y - 11, color, 2)
-        mid = (x1 + x2) / 2
-        self.line(mid, y - 7, mid, y - 14, color, 1.5)
-        self.line(mid - 5, y - 14, mid + 5, y - 14, color, 1.5)
+        with self.symbol("switch"):
+            self.circle(x1, y, 2.5, "#ffffff", color)
+            self.circle(x2, y, 2.5, "#ffffff", color)
+            self.line(x1 + 2, y - 2, x2 - 3, y - 11, color, 2)
+            mid = (x1 + x2) / 2
+            self.line(mid, y - 7, mid, y - 14, color, 1.5)
+            self.line(mid - 5, y - 14, mid + 5, y - 14, color, 1.5)
 
     def arrow(self, x, y, direction, color, size=5):
         s = size if direction == "right" else -size
@@ -416,111 +434,129 @@ def left_side(p):
     return p <= 20
 
 
+def at(left, d):
+    """x at distance d from the Pico's edge, on its left or right side."""
+    return PX_L - d if left else PX_R + d
+
+
+def span(left, d1, d2):
+    """(x1, x2), x1 < x2, of what lies d1..d2 from the Pico's edge."""
+    return tuple(sorted((at(left, d1), at(left, d2))))
+
+
+def label_width(text, size, bold=False):
+    """A conservative width of a label in FONT: size × characters × a per-character width
+    wider than DejaVu Sans's average, plus a little for short capitals (GND, AGND)."""
+    return size * (0.70 * len(text) + 0.25) if bold else size * (0.62 * len(text) + 0.5)
+
+
+def wrap(text, width, size):
+    """text in lines that fit width px at this size (by label_width)."""
+    chars = max(20, int((width / size - 0.5) / 0.62))
+    return textwrap.wrap(text, chars)
+
+
 def render_svg(board, spec):
-    """The wiring diagram of a checked board, as SVG text."""
+    """The wiring diagram of a checked board, as SVG text: every part its circuit names."""
     s = Svg()
-    used = used_gpios(board)
-    free_in_window = set(window_free(board))
-    ext = external_supply(board)
-    b = budget(board)
-
-    # -- title ------------------------------------------------------------------
-    s.text(24, 40, "Cheese Box wiring: %s" % board.name, 26, weight="bold")
-    s.text(24, 66, spec.get("description", ""), 14, color="#333333")
-    s.text(24, 88, "%s · %d stations · plates: %s · LED supply: %s · generated from boards/%s.json by "
-           "host_tools/builder/wiring.py (do not edit)" % (MCUS.get(board.mcu, board.mcu), board.stations,
-                                                   board.plates, supply_text(board), board.name),
-           12, color="#555555")
-
-    # -- the Pico ---------------------------------------------------------------
-    top, bottom = ROW0 - 40, row_y(20) + 30
-    bw = board.button_base
-    # the button window, shaded behind the left pins
-    win_rows = [row_y(phys(g)) for g in range(bw, bw + board.button_width) if g in HEADER_GPIOS]
-    s.rect(PX_L, top, PX_R - PX_L, bottom - top, "#f4f8ef", "#2e5e2e", 2, 8)
-    s.rect(PX_L - 108, min(win_rows) - 14, 175, max(win_rows) - min(win_rows) + 28, C_WINDOW, C_BUTTON, 1, 4,
-           "4 3", 0.45)
-    s.text(PX_L - 104, min(win_rows) - 18, "button window", 10, "start", C_BUTTON, "bold")
-    s.rect((PX_L + PX_R) / 2 - 22, top - 12, 44, 22, "#cfcfcf", "#555555", 1.5, 3)
-    s.text((PX_L + PX_R) / 2, top - 16, "USB (top view)", 10, "middle", "#555555")
-    s.text(PX_L + 82, (top + bottom) / 2, MCUS.get(board.mcu, board.mcu), 14, "middle",
-           "#2e5e2e", "bold", rotate=-90)
-    for p in range(1, 41):
-        name = PICO_PINS[p - 1]
-        y = row_y(p)
-        gp = int(name[2:]) if name.startswith("GP") else None
-        if gp is not None and gp in used:
-            color, weight = pin_color(board, gp), "bold"
-        elif name in ("GND", "AGND"):
-            color, weight = C_GND, "normal"
-        elif name in ("VBUS", "VSYS"):
-            color, weight = C_5V, "normal"
-        elif name == "3V3":
-            color, weight = C_3V3, "normal"
-        else:
-            color, weight = C_FREE, "normal"
-        label = name
-        if gp in ADC_GPIOS:
-            label += " A%d" % (gp - 26)
-        if left_side(p):
-            s.rect(PX_L - 5, y - 5, 10, 10, "#e8c547", "#8a6d00", 1)
-            s.text(PX_L + 9, y + 4, str(p), 9, "start", "#777777")
-            s.text(PX_L + 27, y + 4, label, 12, "start", color, weight)
-        else:
-            s.rect(PX_R - 5, y - 5, 10, 10, "#e8c547", "#8a6d00", 1)
-            s.text(PX_R - 9, y + 4, str(p), 9, "end", "#777777")
-            s.text(PX_R - 27, y + 4, label, 12, "end", color, weight)
-        if gp in free_in_window:
-            s.text(PX_L - 14, y + 4, "keep free", 10, "end", C_BUTTON)
-
-    # -- left/right pin rows ---------------------------------------------------------
-    chain_lanes = []    # (chain index, side, row y, x where the wire leaves the resistor)
-    for g in sorted(used):
-        p = phys(g)
-        y = row_y(p)
-        left = left_side(p)
-        if g in board.buzzers or g == board.roll_pin:
-            label = "ROLL button" if g == board.roll_pin else "Station %d buzzer (60 mm)" % (board.buzzers.index(g) + 1)
-            draw_button(s, y, left, label)
-        elif g == board.piezo_pin:
-            draw_piezo(s, y, left)
-    for ci, c in enumerate(board.chains):
-        p = phys(c.pin)
-        chain_lanes.append((ci, left_side(p), row_y(p)))
-    draw_shifters(s, board, chain_lanes)
-    if board.plates == "keys":
-        draw_keys(s, board)
-    elif board.plates == "dial":
-        draw_dial(s, board)
-    draw_power(s, board, ext)
-
-    # -- LED chains, below the Pico ----------------------------------------------------
-    y = bottom + 50
-    s.text(24, y, "LED chains: data order on the wire (the first block is nearest the Pico)", 16, weight="bold")
-    y += 14
-    # lanes nest without crossing: the chain whose pin is highest gets the
-    # outermost lane and the lowest panel
-    order = sorted(range(len(board.chains)), key=lambda ci: -row_y(phys(board.chains[ci].pin)))
-    panel_h = 96
-    lane_x = {}
-    for k, ci in enumerate(sorted(range(len(board.chains)), key=lambda ci: row_y(phys(board.chains[ci].pin)))):
-        lane_x[ci] = 22 + 12 * k
-    for ci in order:
-        draw_chain_panel(s, board, ci, y, lane_x[ci])
-        y += panel_h
-
-    # -- power budget and legend ----------------------------------------------------
-    y += 10
-    yb = draw_budget(s, board, b, 24, y)
-    yl = draw_legend(s, board, 1010, y)
+    c = describe(board)
+    draw_title(s, board, spec)
+    bottom = draw_pico(s, board, c)
+    draw_pin_circuits(s, board, c)
+    y = draw_chains(s, board, c, bottom + 50)
+    yb = draw_budget(s, board, budget(board), 24, y + 10)
+    yl = draw_legend(s, board, c, LEGEND_X, y + 10)
     height = max(yb, yl) + 24
-
     head = ('<?xml version="1.0" encoding="UTF-8"?>\n'
             '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
             'font-family="%s">\n<title>Cheese Box wiring: %s</title>\n'
             '<rect x="0" y="0" width="%d" height="%d" fill="#ffffff"/>\n'
             % (W, height, W, height, FONT, escape(board.name), W, height))
     return head + "\n".join(s.parts) + "\n</svg>\n"
+
+
+def draw_title(s, board, spec):
+    s.text(24, 40, "Cheese Box wiring: %s" % board.name, 26, weight="bold")
+    y = s.lines(24, 66, wrap(spec.get("description", ""), W - 48, 14), 14, step=17, color="#333333")
+    s.lines(24, y + 5, wrap("%s · %d stations · plates: %s · LED supply: %s · generated from boards/%s.json by "
+                         "host_tools/builder/wiring.py (do not edit)"
+                         % (MCUS.get(board.mcu, board.mcu), board.stations, board.plates, supply_text(board),
+                            board.name), W - 48, 12), 12, step=15, color="#555555")
+
+
+def pin_style(board, name, used):
+    """(colour, weight) of a header pin's label."""
+    gp = int(name[2:]) if name.startswith("GP") else None
+    if gp is not None and gp in used:
+        return pin_color(board, gp), "bold"
+    return {"GND": C_GND, "AGND": C_GND, "VBUS": C_5V, "VSYS": C_5V, "3V3": C_3V3}.get(name, C_FREE), "normal"
+
+
+def draw_pico(s, board, c):
+    """The Pico, its 40 pins and the button window; returns the y of its bottom edge."""
+    used = used_gpios(board)
+    free_in_window = set(window_free(board))
+    top, bottom = ROW0 - 40, row_y(20) + 30
+    bw = board.button_base
+    win_rows = [row_y(phys(g)) for g in range(bw, bw + board.button_width) if g in HEADER_GPIOS]
+    with s.part("mcu"):
+        s.rect(PX_L, top, PX_R - PX_L, bottom - top, "#f4f8ef", "#2e5e2e", 2, 8)
+        s.text(PX_L + 82, (top + bottom) / 2, c.value("mcu"), 14, "middle", "#2e5e2e", "bold", rotate=-90)
+    # from above the first row's pull-up to the last row's protection, clear of the row below
+    s.rect(PX_L - WINDOW_D, min(win_rows) - 23, WINDOW_D + 67, max(win_rows) - min(win_rows) + 37, C_WINDOW,
+           C_BUTTON, 1, 4, "4 3", 0.45)
+    s.text(PX_L - WINDOW_D + 4, min(win_rows) - 27, "button window", 10, "start", C_BUTTON, "bold")
+    s.rect((PX_L + PX_R) / 2 - 22, top - 12, 44, 22, "#cfcfcf", "#555555", 1.5, 3)
+    s.text((PX_L + PX_R) / 2, top - 16, "USB (top view)", 10, "middle", "#555555")
+    for p in range(1, 41):
+        name = PICO_PINS[p - 1]
+        y = row_y(p)
+        gp = int(name[2:]) if name.startswith("GP") else None
+        color, weight = pin_style(board, name, used)
+        label = name + (" A%d" % (gp - 26) if gp in ADC_GPIOS else "")
+        edge, sign, anchor = (PX_L, 1, "start") if left_side(p) else (PX_R, -1, "end")
+        s.rect(edge - 5, y - 5, 10, 10, "#e8c547", "#8a6d00", 1)
+        s.text(edge + sign * 9, y + 4, str(p), 9, anchor, "#777777")
+        s.text(edge + sign * 27, y + 4, label, 12, anchor, color, weight)
+        if gp in free_in_window:
+            s.text(PX_L - 14, y + 4, "keep free", 10, "end", C_BUTTON)
+    return bottom
+
+
+def draw_pin_circuits(s, board, c):
+    """What hangs on each used pin, and the supply."""
+    for g in sorted(used_gpios(board)):
+        p = phys(g)
+        if g == board.roll_pin:
+            draw_button(s, c, row_y(p), left_side(p), "ROLL button", "roll")
+        elif g in board.buzzers:
+            draw_button(s, c, row_y(p), left_side(p), "Station %d buzzer (60 mm)" % (board.buzzers.index(g) + 1),
+                        "buzzer")
+        elif g == board.piezo_pin:
+            draw_piezo(s, c, row_y(p), left_side(p))
+    lanes = [(ci, left_side(phys(ch.pin)), row_y(phys(ch.pin))) for ci, ch in enumerate(board.chains)]
+    draw_shifters(s, c, lanes)
+    if board.plates == "keys":
+        draw_keys(s, board, c)
+    elif board.plates == "dial":
+        draw_dial(s, board, c)
+    draw_power(s, board, c)
+
+
+def draw_chains(s, board, c, y):
+    """The LED chains below the Pico, in data order; returns the y below them."""
+    s.text(24, y, "LED chains: data order on the wire (the first block is nearest the Pico)", 16, weight="bold")
+    y += 14
+    # lanes nest without crossing: the chain whose pin is highest gets the
+    # outermost lane and the lowest panel
+    order = sorted(range(len(board.chains)), key=lambda ci: -row_y(phys(board.chains[ci].pin)))
+    lane_x = {}
+    for k, ci in enumerate(sorted(range(len(board.chains)), key=lambda ci: row_y(phys(board.chains[ci].pin)))):
+        lane_x[ci] = 22 + 12 * k
+    for ci in order:
+        draw_chain_panel(s, board, c, ci, y, lane_x[ci])
+        y += 96
+    return y
 
 
 def pin_color(board, g):
@@ -533,53 +569,72 @@ def pin_color(board, g):
     return C_PLATES
 
 
-def draw_button(s, y, left, label):
-    """A button: 100 Ω in series at the pin (the 10 nF and TVS: parts list), switch to GND."""
-    if left:
-        s.line(PX_L - 5, y, 620, y, C_BUTTON)
-        s.resistor(590, 620, y, "100 Ω", C_BUTTON)
-        s.line(590, y, 582, y, C_BUTTON)
-        s.switch(548, 582, y, C_BUTTON)
-        s.line(546, y, 526, y, C_GND)
-        s.ground(526, y)
-        s.text(508, y + 4, label, 12, "end", C_BUTTON, "bold")
-    else:
-        s.line(PX_R + 5, y, 960, y, C_BUTTON)
-        s.resistor(960, 990, y, "100 Ω", C_BUTTON)
-        s.line(990, y, 998, y, C_BUTTON)
-        s.switch(998, 1032, y, C_BUTTON)
-        s.line(1034, y, 1054, y, C_GND)
-        s.ground(1054, y)
-        s.text(1072, y + 4, label, 12, "start", C_BUTTON, "bold")
+def draw_button(s, c, y, left, label, key):
+    """A button pin: TVS and 10 nF to GND at the pin (a pull-up on long cables), 100 Ω, the switch to GND."""
+    far = "end" if left else "start"        # labels on the side away from the Pico
+    s.line(at(left, 5), y, at(left, 144), y, C_BUTTON)
+    with s.part("tvs"):
+        s.tvs_v(at(left, 14), y, C_BUTTON)
+        s.text(at(left, 23), y + 10, c.value("tvs"), 8, far, C_BUTTON)
+    with s.part("c10n"):
+        s.capacitor_v(at(left, 46), y, C_BUTTON)
+        s.text(at(left, 56), y + 10, c.value("c10n"), 8, far, C_BUTTON)
+    if "r4k7" in c:
+        with s.part("r4k7"):
+            s.pullup(at(left, 92), y, C_BUTTON)
+            s.text(at(left, 100), y - 8, c.value("r4k7"), 8, far, C_3V3)
+    with s.part("r100"):
+        s.resistor(*span(left, 144, 174), y, c.value("r100"), C_BUTTON)
+    s.line(at(left, 174), y, at(left, 182), y, C_BUTTON)
+    with s.part(key):
+        x1, x2 = span(left, 182, 216)
+        s.switch(x1, x2, y, C_BUTTON)
+        s.line(at(left, 216), y, at(left, 236), y, C_GND)
+        s.ground(at(left, 236), y)
+        s.text(at(left, 254), y + 4, label, 12, far, C_BUTTON, "bold")
 
 
-def draw_piezo(s, y, left):
-    """The piezo pin drives an NPN's base through 1 kΩ; the piezo hangs from +5 V."""
-    label = "1 kΩ → NPN base; piezo from +5 V to its collector"
-    if left:
-        s.line(PX_L - 5, y, 620, y, C_PIEZO)
-        s.resistor(588, 620, y, "1 kΩ", C_PIEZO)
-        s.line(588, y, 566, y, C_PIEZO)
-        s.line(566, y - 8, 566, y + 8, C_PIEZO, 2)
-        s.rect(554, y - 6, 8, 12, "#ffffff", C_PIEZO, 1.5)
-        s.line(550, y - 8, 550, y + 8, C_PIEZO, 2)
-        s.line(550, y, 526, y, C_GND)
-        s.ground(526, y)
-        s.text(508, y + 4, label, 12, "end", C_PIEZO, "bold")
-    else:
-        s.line(PX_R + 5, y, 960, y, C_PIEZO)
-        s.resistor(960, 992, y, "1 kΩ", C_PIEZO)
-        s.line(992, y, 1014, y, C_PIEZO)
-        s.line(1014, y - 8, 1014, y + 8, C_PIEZO, 2)
-        s.rect(1018, y - 6, 8, 12, "#ffffff", C_PIEZO, 1.5)
-        s.line(1030, y - 8, 1030, y + 8, C_PIEZO, 2)
-        s.line(1030, y, 1054, y, C_GND)
-        s.ground(1054, y)
-        s.text(1072, y + 4, label, 12, "start", C_PIEZO, "bold")
+def draw_piezo(s, c, y, left):
+    """The piezo pin → 1 kΩ → an NPN's base; the piezo, 1 kΩ across it, from +5 V to the collector."""
+    far, near = ("end", "start") if left else ("start", "end")
+    xb, xc = at(left, 410), at(left, 420)       # the transistor's base, its collector/emitter
+    s.line(at(left, 5), y, at(left, WINDOW_D + 10), y, C_PIEZO)
+    with s.part("r1k"):                     # outside the button window's shading
+        s.resistor(*span(left, WINDOW_D + 10, WINDOW_D + 42), y, c.value("r1k"), C_PIEZO)
+    s.line(at(left, WINDOW_D + 42), y, xb, y, C_PIEZO)
+    with s.part("npn"):
+        s.npn(xb, xc, y, C_PIEZO)
+        s.text(at(left, 404), y + 20, c.value("npn"), 9, near, C_PIEZO)
+    s.ground(xc, y + 24)
+    with s.part("piezo"):
+        s.piezo_v(xc, y - 22, y - 50, C_PIEZO)
+        s.text(at(left, 408), y - 33, c.value("piezo"), 10, near, C_PIEZO)
+    with s.part("r1k"):
+        xr = at(left, 446)
+        s.path([(xc, y - 22), (xr, y - 22), (xr, y - 28)], C_PIEZO, 1.5)
+        s.path([(xr, y - 44), (xr, y - 50), (xc, y - 50)], C_PIEZO, 1.5)
+        s.resistor_v(xr, y - 44, y - 28, C_PIEZO)
+        s.text(at(left, 452), y - 33, c.value("r1k"), 10, far, C_PIEZO)
+    s.dot(xc, y - 22, C_PIEZO)
+    s.dot(xc, y - 50, C_PIEZO)
+    s.line(xc, y - 50, xc, y - 56, C_5V, 1.5)
+    s.line(xc - 7, y - 56, xc + 7, y - 56, C_5V, 2)
+    s.text(at(left, 408), y - 54, "+5 V", 10, near, C_5V, "bold")
+    s.text(at(left, 470), y + 4, "Piezo (PWM)", 12, far, C_PIEZO, "bold")
 
 
-def draw_shifters(s, board, lanes):
-    """One 74AHCT125 per side that has chains; then 330 Ω; then up/down to the lane."""
+def draw_decoupling(s, c, x, y, color, label_left=True, qty=1):
+    """A 100 nF from a chip's supply pin (at (x, y)) to GND; its label beside it."""
+    with s.part("c100n", qty):
+        s.capacitor_v(x, y, color)
+        if label_left:
+            s.text(x - 10, y + 10, "%s VCC–GND" % c.value("c100n"), 8, "end", color)
+        else:
+            s.text(x + 10, y + 10, "%s VCC–GND" % c.value("c100n"), 8, "start", color)
+
+
+def draw_shifters(s, c, lanes):
+    """One 74AHCT125 per side that has chains (100 nF at it); then 330 Ω; then up/down to the lane."""
     for side in (True, False):
         mine = [(ci, y) for ci, left, y in lanes if left == side]
         if not mine:
@@ -587,11 +642,12 @@ def draw_shifters(s, board, lanes):
         ys = [y for _, y in mine]
         y1, y2 = min(ys) - 16, max(ys) + 16
         bx1, bx2 = (600, 660) if side else (920, 980)
-        s.rect(bx1, y1, bx2 - bx1, y2 - y1, "#eef7ee", C_LED, 1.5, 3)
-        s.text((bx1 + bx2) / 2, y1 - 6, "74AHCT125", 11, "middle", C_LED, "bold")
+        with s.part("ahct125"):
+            s.rect(bx1, y1, bx2 - bx1, y2 - y1, "#eef7ee", C_LED, 1.5, 3)
+            s.text((bx1 + bx2) / 2, y1 - 6, c.value("ahct125"), 11, "middle", C_LED, "bold")
         s.text((bx1 + bx2) / 2, y2 + 13, "VCC = 5 V", 9, "middle", C_LED)
+        draw_decoupling(s, c, (bx1 + bx2) / 2, y2 + 20, C_LED, label_left=side)
         for ci, y in mine:
-            a, yy = AHCT125[ci % 4]
             n = ci % 4 + 1
             if side:
                 s.line(PX_L - 5, y, bx2, y, C_LED)
@@ -600,17 +656,29 @@ def draw_shifters(s, board, lanes):
                 s.line(bx1 + 14, y, bx2 - 14, y, C_LED, 1)
                 s.arrow(bx1 + 16, y, "left", C_LED, 4)
                 s.line(bx1, y, 578, y, C_LED)
-                s.resistor(546, 578, y, "330 Ω", C_LED)
+                with s.part("r330"):
+                    s.resistor(546, 578, y, c.value("r330"), C_LED)
             else:
                 s.line(PX_R + 5, y, bx1, y, C_LED)
                 s.line(bx2, y, 1002, y, C_LED)
-                s.resistor(1002, 1034, y, "330 Ω", C_LED)
+                with s.part("r330"):
+                    s.resistor(1002, 1034, y, c.value("r330"), C_LED)
 
 
-def draw_chain_panel(s, board, ci, y, lane):
+def chain_block(board, kind, i, start):
+    """(fill, head, sub, part key) of a block on a chain."""
+    if kind == "die":
+        return "#fff5d6", "Die %d" % (i + 1), "8×8, %s" % board.dice[i][2], "matrix"
+    if kind == "track":
+        wheel = start + (0 if board.track_reversed else TRACK_PIXELS - 1)
+        return "#e3f0ff", "Station %d" % (i + 1), "wheel = px %d" % wheel, "stick"
+    return "#f0f0f0", "spare", "not shown", None
+
+
+def draw_chain_panel(s, board, c, ci, y, lane):
     """Title + blocks of one chain at y; the data wire comes down lane x."""
-    c = board.chains[ci]
-    p = phys(c.pin)
+    ch = board.chains[ci]
+    p = phys(ch.pin)
     left = left_side(p)
     ry = row_y(p)
     by = y + 26          # top of the blocks
@@ -624,79 +692,93 @@ def draw_chain_panel(s, board, ci, y, lane):
     s.arrow(60, mid, "right", C_LED)
     s.text(lane + 8, mid - 5, "DIN", 9, "start", C_LED, "bold")
     ai = ci % 4 + 1
-    s.text(70, y + 12, "Chain '%s': GP%d → 74AHCT125 %dA/%dY → 330 Ω → DIN · %d pixels · colour order %s · "
-           "+5 V and GND from the LED rail" % (c.name, c.pin, ai, ai, c.pixels, c.order), 13, color=C_LED,
-           weight="bold")
+    s.text(70, y + 12, "Chain '%s': GP%d → 74AHCT125 %dA/%dY → %s → DIN · %d pixels · colour order %s · "
+           "+5 V and GND from the LED rail" % (ch.name, ch.pin, ai, ai, c.value("r330"), ch.pixels, ch.order), 13,
+           color=C_LED, weight="bold")
     segs = segments(board, ci)
-    widths = {"die": 104, "track": 74, "free": 74}
+    widths = {"die": 104, "track": 84, "free": 84}
     gap = 16
     total = sum(widths[k] for k, *_ in segs) + gap * (len(segs) - 1)
     scale = min(1.0, (W - 90) / total)
     x = 66
     for k, (kind, i, start, n) in enumerate(segs):
         w = widths[kind] * scale
-        if kind == "die":
-            fill, head = "#fff5d6", "Die %d" % (i + 1)
-            sub = "8×8, %s" % board.dice[i][2]
-        elif kind == "track":
-            fill, head = "#e3f0ff", "Station %d" % (i + 1)
-            sub = "wheel = px %d" % (start + (0 if board.track_reversed else TRACK_PIXELS - 1))
-        else:
-            fill, head, sub = "#f0f0f0", "spare", "not shown"
-        s.rect(x, by, w, 52, fill, C_GND if kind != "free" else C_FREE, 1.2, 4,
-               None if kind != "free" else "4 3")
-        s.text(x + w / 2, by + 16, head, 12, "middle", weight="bold")
-        s.text(x + w / 2, by + 31, "px %d–%d" % (start, start + n - 1), 10, "middle", "#333333")
-        s.text(x + w / 2, by + 45, sub, 9 if scale >= 0.9 else 8, "middle", "#555555")
+        fill, head, sub, key = chain_block(board, kind, i, start)
+        with (s.part(key) if key else nullcontext()):
+            s.rect(x, by, w, 52, fill, C_GND if kind != "free" else C_FREE, 1.2, 4,
+                   None if kind != "free" else "4 3")
+            s.text(x + w / 2, by + 16, head, 12, "middle", weight="bold")
+            s.text(x + w / 2, by + 31, "px %d–%d" % (start, start + n - 1), 10, "middle", "#333333")
+            s.text(x + w / 2, by + 45, sub, 9 if scale >= 0.9 else 8, "middle", "#555555")
         if k < len(segs) - 1:
             s.line(x + w, mid, x + w + gap, mid, C_LED, 2)
             s.arrow(x + w + gap - 2, mid, "right", C_LED, 4)
         x += w + gap
 
 
-def draw_keys(s, board):
+KEYS_X0, KEYS_CW, KEYS_CG = 1030, 58, 9     # the first station column, column width, gap
+
+
+def draw_keys(s, board, c):
     a = board.answers
     rows = {k: row_y(phys(a[k])) for k in ("load", "clock", "data")}
-    side_left = left_side(phys(a["load"]))
     ys = sorted(rows.values())
     y1, y2 = ys[0] - 22, ys[-1] + 22
     n = board.stations
-    if side_left:      # not used by the boards we ship: a compact block
+    if left_side(phys(a["load"])):      # not used by the boards we ship: a compact block, parts in the notes
         s.rect(420, y1, 120, y2 - y1, "#fff1e0", C_PLATES, 1.5, 3)
         for k, y in rows.items():
             s.line(PX_L - 5, y, 540, y, C_PLATES)
             s.text(536, y - 3, HC165[k][0], 9, "end", C_PLATES)
         s.text(480, y1 - 6, "%d × 74HC165 (see notes)" % n, 11, "middle", C_PLATES, "bold")
         return
-    x0, cw, cg = 1000, 58, 9
     for k, y in rows.items():
-        s.line(PX_R + 5, y, x0, y, C_PLATES)
-        s.text(PX_R + 40, y - 4, HC165[k][0] + " (pin %d)" % HC165[k][1], 9, "start", C_PLATES)
+        key = "r100" if k == "data" else "r33"
+        s.line(PX_R + 5, y, KEYS_X0, y, C_PLATES)
+        with s.part(key):
+            s.resistor(PX_R + 20, PX_R + 50, y, c.value(key), C_PLATES)
+        s.text(PX_R + 58, y - 4, HC165[k][0] + " (pin %d)" % HC165[k][1], 9, "start", C_PLATES)
     for i in range(n):
-        x = x0 + i * (cw + cg)
-        s.rect(x, y1, cw, y2 - y1, "#fff1e0", C_PLATES, 1.5, 3)
-        s.text(x + cw / 2, y1 + 16, "U%d" % (i + 1), 12, "middle", C_PLATES, "bold")
-        s.text(x + cw / 2, y1 + 30, "74HC165", 9, "middle", C_PLATES)
-        s.text(x + cw / 2, y2 - 20, "station %d" % (i + 1), 9, "middle", "#333333")
-        s.text(x + cw / 2, y2 - 8, "keys 0–7", 9, "middle", "#333333")
-        if i + 1 < n:
-            xn = x + cw
-            for k, y in rows.items():
-                if k == "data":     # QH of the next chip into SER of this one
-                    s.line(xn, y, xn + cg, y, C_PLATES, 2)
-                    s.arrow(xn + 1, y, "left", C_PLATES, 3)
-                else:
-                    s.line(xn, y, xn + cg, y, C_PLATES, 2)
-    s.text(x0, y1 - 60, "Answer keys: %d × 74HC165, chained (U1 nearest the Pico)" % n, 13, "start",
+        draw_key_station(s, c, i, KEYS_X0 + i * (KEYS_CW + KEYS_CG), y1, y2, rows, i + 1 < n)
+    s.text(KEYS_X0, y1 - 74, "Answer keys: %d × 74HC165, chained (U1 nearest the Pico)" % n, 13, "start",
            C_PLATES, "bold")
-    s.lines(x0, y1 - 42, [
-        "SH/LD and CLK go to every chip; QH of U(n+1) → SER (pin 10) of U(n).",
-        "Key k → input D%s (key 0 = H pin 6 … key 7 = A pin 11), other side to GND;" % "(7−k)",
-        "10 kΩ pull-up to 3V3 on all 8 inputs; CLK INH (15) and U%d's SER to GND; VCC = 3V3." % n,
+    s.lines(KEYS_X0, y1 - 56, [
+        "SH/LD and CLK reach every chip through its station's Schmitt buffer;",
+        "QH of U(n+1) → SER (pin 10) of U(n). Key k → input D%s, other side to GND" % "(7−k)",
+        "(key 0 = H pin 6 … key 7 = A pin 11), a %s pull-up to 3V3 on each input;" % c.value("r10k"),
+        "CLK INH (15) and U%d's SER to GND; VCC = 3V3." % n,
     ], 10, color="#333333")
 
 
-def draw_dial(s, board):
+def draw_key_station(s, c, i, x, y1, y2, rows, chained):
+    """Station i+1's column: its 74HC165, keys and pull-ups, and the Schmitt buffer CLK and SH/LD go through."""
+    cw, cx = KEYS_CW, x + KEYS_CW / 2
+    with s.part("hc165"):
+        s.rect(x, y1, cw, y2 - y1, "#fff1e0", C_PLATES, 1.5, 3)
+        s.text(cx, y1 + 14, "U%d" % (i + 1), 11, "middle", C_PLATES, "bold")
+        s.text(cx, y1 + 26, c.value("hc165"), 9, "middle", C_PLATES)
+    with s.part("c100n"):
+        s.text(cx, y1 + 38, c.value("c100n"), 8, "middle", "#333333")
+    with s.part("keys", 8):
+        s.text(cx, y1 + 50, c.value("keys"), 8, "middle", "#333333")
+    with s.part("r10k", 8):
+        s.text(cx, y1 + 62, "8 × %s" % c.value("r10k"), 8, "middle", "#333333")
+    with s.part("lvc2g17"):
+        s.rect(x + 3, y1 + 70, cw - 6, 52, "#fffaf2", C_PLATES, 1, 2)
+        s.text(cx, y1 + 92, c.value("lvc2g17"), 8, "middle", C_PLATES)
+        s.text(cx, y1 + 103, "Schmitt", 8, "middle", C_PLATES)
+    with s.part("c100n"):
+        s.text(cx, y1 + 117, c.value("c100n"), 8, "middle", "#333333")
+    s.text(cx, y2 - 4, "station %d" % (i + 1), 8, "middle", "#333333")
+    if chained:
+        xn = x + cw
+        for k, y in rows.items():
+            s.line(xn, y, xn + KEYS_CG, y, C_PLATES, 2)
+            if k == "data":     # QH of the next chip into SER of this one
+                s.arrow(xn + 1, y, "left", C_PLATES, 3)
+
+
+def draw_dial(s, board, c):
     a = board.answers
     rows = {k: row_y(phys(a[k])) for k in ("adc", "s0", "s1", "s2")}
     ys = sorted(rows.values())
@@ -704,15 +786,25 @@ def draw_dial(s, board):
         for k, y in rows.items():
             s.text(PX_L - 14, y + 4, "→ CD4051 %s (see notes)" % CD4051[k][0], 11, "end", C_PLATES, "bold")
         return
-    x1, x2 = 1010, 1110
+    x1, x2 = 1010, 1120
     y1, y2 = ys[0] - 22, ys[-1] + 22
-    s.rect(x1, y1, x2 - x1, y2 - y1, "#fff1e0", C_PLATES, 1.5, 3)
-    s.text((x1 + x2) / 2, y1 - 8, "CD4051 (8:1 mux)", 12, "middle", C_PLATES, "bold")
+    with s.part("cd4051"):
+        s.rect(x1, y1, x2 - x1, y2 - y1, "#fff1e0", C_PLATES, 1.5, 3)
+        s.text((x1 + x2) / 2, y1 - 8, "CD4051 (8:1 mux)", 12, "middle", C_PLATES, "bold")
     s.text((x1 + x2) / 2, y2 + 14, "VDD(16) = 3V3; VSS(8), VEE(7), INH(6) = GND", 9, "middle", C_PLATES)
     for k, y in rows.items():
         s.line(PX_R + 5, y, x1, y, C_PLATES)
         name, pkg = CD4051[k]
         s.text(x1 + 4, y + 4, "%s (%d)" % (name, pkg), 10, "start", C_PLATES)
+    with s.part("c1n"):                  # COM to AGND
+        s.capacitor_v(925, rows["adc"], C_PLATES)
+        s.lines(935, rows["adc"] + 12, [c.value("c1n") + " C0G", "to AGND"], 9, step=10, color=C_PLATES)
+    draw_decoupling(s, c, x1 + 16, rows["adc"] + 48, C_PLATES, label_left=False)     # between Y1 and Y2
+    draw_dial_switches(s, board, c, x2, y1, y2)
+
+
+def draw_dial_switches(s, board, c, x2, y1, y2):
+    """The dials on the 4051's Y pins, and one resistor ladder for each."""
     n = board.stations
     step = (y2 - y1 - 30) / 7
     sy = [y1 + 15 + i * step for i in range(8)]
@@ -722,61 +814,81 @@ def draw_dial(s, board):
         s.text(x2 - 4, y + 4, "Y%d (%d)" % (ch, CD4051_Y[ch]), 10, "end", C_PLATES)
         if ch < n:
             s.line(x2, y, 1160, y, C_PLATES)
-            s.circle(1172, y, 12, "#ffffff", C_PLATES, 1.5)
-            s.line(1172, y, 1180, y - 8, C_PLATES, 1.5)
-            s.text(1190, y + 4, "Station %d dial" % (ch + 1), 11, "start", C_PLATES, "bold")
+            with s.part("rotary"):
+                with s.symbol("rotary switch"):
+                    s.circle(1172, y, 12, "#ffffff", C_PLATES, 1.5)
+                    s.line(1172, y, 1180, y - 8, C_PLATES, 1.5)
+                s.text(1190, y + 4, "Station %d %s" % (ch + 1, c.value("rotary")), 11, "start", C_PLATES, "bold")
             s.line(1296, y, lx, y, C_3V3, 3)
         else:
             s.text(x2 + 8, y + 4, "not used", 9, "start", C_FREE)
     s.text(1300, sy[0] - 10, "position k → its own Tk", 9, "start", C_3V3)
     # the ladders: one a dial, so a dial between two contacts moves no other dial
     s.rect(lx, y1, 110, y2 - y1, "#f8efe8", C_3V3, 1.5, 3)
-    s.lines(lx + 55, y1 + 18, ["One ladder", "per dial (%d)" % n, "", "3V3 (pin 36)", "1 kΩ", "T7", "2 kΩ", "T6",
-                              "⋮  (2 kΩ each)", "T1", "2 kΩ", "T0", "1 kΩ", "AGND (pin 33)", "",
-                              "Tk = (2k+1)/16", "× 3.3 V"], 10, anchor="middle", color=C_3V3)
+    r1, r2 = c.value("r1k_ladder"), c.value("r2k")
+    ladder = [(None, ["One ladder", "per dial (%d)" % n, "", "3V3 (pin 36)"]), ("r1k_ladder", [r1]), (None, ["T7"]),
+              ("r2k", [r2, "T6", "⋮  (%s each)" % r2, "T1", r2]), (None, ["T0"]), ("r1k_ladder", [r1]),
+              (None, ["AGND (pin 33)", "", "Tk = (2k+1)/16", "× 3.3 V"])]
+    y = y1 + 18
+    for key, texts in ladder:
+        with (s.part(key, n * (7 if key == "r2k" else 1)) if key else nullcontext()):
+            y = s.lines(lx + 55, y, texts, 10, anchor="middle", color=C_3V3)
     s.text(1140, y1 - 8, "1P8T rotary switches: common → Yn", 10, "start", C_PLATES, "bold")
 
 
-def draw_power(s, board, ext):
-    """Supply, +5 V LED rail and GND rail at the top right; 3V3/AGND stubs."""
+def draw_rails(s, board, c, ext):
+    """The +5 V LED rail (through the Schottky into VSYS on a supply) and the GND rail; their y."""
     yg = row_y(PIN_GND)
+    with s.part("wire", NOT_COUNTED):
+        if ext:
+            yp = row_y(PIN_VSYS)
+            s.line(PX_R + 5, yp, 930, yp, C_5V)
+            s.line(960, yp, 1390, yp, C_5V, 3)
+            s.line(930, yp, 940, yp, C_5V)
+        else:
+            yp = row_y(PIN_VBUS)
+            s.line(PX_R + 5, yp, 1390, yp, C_5V, 3)
+        s.line(PX_R + 5, yg, 1390, yg, C_GND, 3)
     if ext:
-        yp = row_y(PIN_VSYS)
-        s.line(PX_R + 5, yp, 930, yp, C_5V)
-        # Schottky diode pointing at VSYS
-        s.path([(960, yp - 8), (960, yp + 8), (940, yp), (960, yp - 8)], C_5V, 1.5, "#ffd9d9")
-        s.line(938, yp - 8, 938, yp + 8, C_5V, 2)
-        s.text(950, yp - 12, "1N5817", 9, "middle", C_5V)
-        s.line(960, yp, 1390, yp, C_5V, 3)
-        s.line(930, yp, 940, yp, C_5V)
+        with s.part("schottky"):           # pointing at VSYS
+            with s.symbol("diode"):
+                s.path([(960, yp - 8), (960, yp + 8), (940, yp), (960, yp - 8)], C_5V, 1.5, "#ffd9d9")
+                s.line(938, yp - 8, 938, yp + 8, C_5V, 2)
+            s.text(950, yp - 12, c.value("schottky"), 9, "middle", C_5V)
         s.text(PX_R + 14, row_y(PIN_VBUS) + 4, "VBUS: USB only (programming)", 10, "start", C_FREE)
     else:
-        yp = row_y(PIN_VBUS)
-        s.line(PX_R + 5, yp, 1390, yp, C_5V, 3)
         s.text(PX_R + 14, row_y(PIN_VSYS) + 4, "VSYS: not connected", 10, "start", C_FREE)
-    s.line(PX_R + 5, yg, 1390, yg, C_GND, 3)
     s.text(1000, yp - 8, "+5 V LED rail", 12, "start", C_5V, "bold")
     s.text(1000, yg + 16, "GND rail (common ground)", 12, "start", C_GND, "bold")
-    # the capacitor across the rails
-    cx, cm = 1250, (yp + yg) / 2
-    s.line(cx, yp, cx, cm - 4, C_5V, 2)
-    s.line(cx - 10, cm - 4, cx + 10, cm - 4, C_5V, 3)
-    s.line(cx - 10, cm + 4, cx + 10, cm + 4, C_GND, 3)
-    s.line(cx, cm + 4, cx, yg, C_GND, 2)
-    s.text(cx - 14, cm - 5, "+", 11, "end", C_5V, "bold")
-    # on USB power the inrush limit (USB 2.0: 10 uF at plug-in) rules out a bulk capacitor
-    s.text(cx + 16, cm + 4, "1000 µF ≥ 6.3 V" if ext else "10 µF (USB: no more)", 11, "start",
-           "#333333", "bold")
-    # the supply
+    return yp, yg
+
+
+def draw_power(s, board, c):
+    """Supply, +5 V LED rail and GND rail at the top right; 3V3/AGND stubs."""
+    ext = external_supply(board)
+    yp, yg = draw_rails(s, board, c, ext)
+    # the capacitor across the rails; on USB power the inrush limit (USB 2.0: 10 uF at plug-in)
+    # rules out a bulk capacitor
+    cx, cm = 1170, (yp + yg) / 2
+    with s.part("c1000u" if ext else "c10u"):
+        with s.symbol("capacitor"):
+            s.line(cx, yp, cx, cm - 4, C_5V, 2)
+            s.line(cx - 10, cm - 4, cx + 10, cm - 4, C_5V, 3)
+            s.line(cx - 10, cm + 4, cx + 10, cm + 4, C_GND, 3)
+            s.line(cx, cm + 4, cx, yg, C_GND, 2)
+        s.text(cx - 14, cm - 5, "+", 11, "end", C_5V, "bold")
+        s.text(cx + 16, cm + 4, c.value("c1000u") + " ≥ 6.3 V" if ext else c.value("c10u") + " (USB: no more)", 11,
+               "start", "#333333", "bold")
     sx = 1390
-    s.rect(sx, yp - 18, 190, yg - yp + 36, "#fdecec", C_5V, 1.5, 4)
-    if ext:
-        s.text(sx + 95, yp + 3, supply_text(board), 13, "middle", C_5V, "bold")
-        s.text(sx + 95, (yp + yg) / 2 + 9, "+ at top, − at bottom", 9, "middle", "#333333")
-    else:
-        amps = -(-(board.max_ma + 500) // 1000)
-        s.lines(sx + 95, yp - 2, ["5 V USB charger,", "%d A or more, in the" % amps, "Pico's USB socket",
-                                  "(a PC port: notes)"], 11, anchor="middle", color=C_5V, weight="bold")
+    with s.part("supply"):
+        s.rect(sx, yp - 18, 190, yg - yp + 36, "#fdecec", C_5V, 1.5, 4)
+        if ext:
+            s.text(sx + 95, yp + 3, c.value("supply"), 13, "middle", C_5V, "bold")
+            s.text(sx + 95, (yp + yg) / 2 + 9, "+ at top, − at bottom", 9, "middle", "#333333")
+        else:
+            s.lines(sx + 95, yp - 2, [c.value("supply") + ",", "%d A or more, in the" % charger_amps(board),
+                                      "Pico's USB socket", "(a PC port: notes)"], 11, anchor="middle", color=C_5V,
+                    weight="bold")
     s.lines(1150, yg + 38, ["+5 V rail → every LED chain's 5V (feed the dice chain at both ends),",
                             "74AHCT125 VCC (pin 14). GND rail → every chain's GND, the 74AHCT125,",
                             "the buttons and the piezo: one common ground with the Pico.",
@@ -816,39 +928,55 @@ def draw_budget(s, board, b, x, y):
     ]
     if lit_room <= 0:
         lines.append("WARNING: max_ma does not even cover the idle current: the LEDs stay dark.")
-    return s.lines(x, y + 22, lines, 12, color="#222222")
+    wrapped = [w for line in lines for w in wrap(line, LEGEND_X - x - 20, 12)]
+    return s.lines(x, y + 22, wrapped, 12, color="#222222")
 
 
-def draw_legend(s, board, x, y):
-    s.text(x, y, "Legend", 16, "start", weight="bold")
-    items = [(C_BUTTON, "buttons: GPIO → switch → GND (internal pull-up; pressed reads low)"),
-             (C_LED, "LED data: 3.3 V GPIO → 74AHCT125 (5 V) → 330 Ω → DIN"),
-             (C_PIEZO, "piezo: PWM, 100 Ω, driven directly (no transistor)"),
+def legend_items(board, c):
+    """(colour, text) of the legend's lines, in the circuit's values."""
+    button = ("buttons: GPIO → %s → switch → GND (internal pull-up; pressed reads low);"
+              % c.value("r100"), "%s + %s to GND at the pin%s" % (c.value("c10n"), c.value("tvs"), (
+                  ", %s pull-up to 3V3 (long cables)" % c.value("r4k7")) if "r4k7" in c else ""))
+    piezo = ("piezo: PWM → %s → %s base; the piezo, %s across it, from +5 V"
+             % (c.value("r1k"), c.value("npn"), c.value("r1k")), "to the collector; the emitter to GND")
+    items = [(C_BUTTON, button[0]), (None, button[1]),
+             (C_LED, "LED data: 3.3 V GPIO → 74AHCT125 (5 V) → %s → DIN" % c.value("r330")),
+             (C_PIEZO, piezo[0]), (None, piezo[1]),
              (C_5V, "+5 V (LED rail)"), (C_GND, "GND (one common ground)"), (C_3V3, "3.3 V from the Pico")]
     if board.plates != "cards":
-        items.insert(3, (C_PLATES, "electronic plates (%s)" % ("74HC165 keys" if board.plates == "keys"
+        items.insert(5, (C_PLATES, "electronic plates (%s)" % ("74HC165 keys" if board.plates == "keys"
                                                               else "CD4051 dial mux")))
+    return items
+
+
+def draw_legend(s, board, c, x, y):
+    s.text(x, y, "Legend", 16, "start", weight="bold")
     yy = y + 20
-    for color, text in items:
-        s.line(x, yy - 4, x + 30, yy - 4, color, 3)
+    for color, text in legend_items(board, c):
+        if color:
+            s.line(x, yy - 4, x + 30, yy - 4, color, 3)
         s.text(x + 40, yy, text, 11, "start", "#222222")
         yy += 17
     s.rect(x, yy - 10, 30, 12, C_WINDOW, C_BUTTON, 1, 2, "4 3")
     s.text(x + 40, yy, "button window GP%d–GP%d: the PIO samples it at once; nothing else there"
            % (board.button_base, board.button_base + board.button_width - 1), 11, "start", "#222222")
     yy += 17
-    s.text(x, yy, "Pin labels: bold = used; grey = free; small numbers = physical pins.", 11, "start", "#222222")
-    yy += 17
+    notes = ["Pin labels: bold = used; grey = free; small numbers = physical pins."]
     layouts = sorted(set(d[2] for d in board.dice))
     if "serpentine" in layouts:
-        s.text(x, yy, "serpentine matrix: px 0 top left, even rows left→right, odd rows right→left.",
-               11, "start", "#222222")
-        yy += 17
+        notes.append("serpentine matrix: px 0 top left, even rows left→right, odd rows right→left.")
     if "rows" in layouts:
-        s.text(x, yy, "rows matrix: px 0 top left, every row left→right.", 11, "start", "#222222")
+        notes.append("rows matrix: px 0 top left, every row left→right.")
+    notes.append("Track: 7 score LEDs then the wheel LED%s." % (" (reversed)" if board.track_reversed else ""))
+    for text in notes:
+        s.text(x, yy, text, 11, "start", "#222222")
         yy += 17
-    s.text(x, yy, "Track: 7 score LEDs then the wheel LED%s." % (" (reversed)" if board.track_reversed else ""),
-           11, "start", "#222222")
+    if "ribbon" in c:
+        with s.part("ribbon", NOT_COUNTED):
+            for text in wrap("Cables: a %s to the stations, a ground wire between every two signals "
+                             "(see the parts list)." % c.value("ribbon"), W - x - 16, 11):
+                s.text(x, yy, text, 11, "start", "#222222")
+                yy += 17
     return yy + 6
 
 
