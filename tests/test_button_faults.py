@@ -793,7 +793,7 @@ def test_capture_alone_fast_press_counts_after_the_glitch_window():
 def test_capture_samples_in_a_batch_give_the_same_events():
     """BUG (firmware/cheesebox/capture.py, Capture.sample): a change is only
     confirmed in settle()/pop(), never in sample(). When several samples
-    arrive between two polls (port_rp2.poll drains the DMA ring in one go after
+    arrive between two polls (Rp2Port.poll drains the DMA ring in one go after
     a LED write, ~11.5 ms for the 384-pixel dice chain, a flash save, or its 5 ms
     sleep), a pin that HELD its new level for the debounce window and then
     changed again is merged with the next change:

@@ -102,7 +102,7 @@ def phases():
         board = load_board(json.loads(f.read()), BOARD)
     yield "after_board"
     # What the Pico has: the box on a port (the simulated one stands in for
-    # port_rp2), a random source and the flash for the saved game. Not the
+    # Rp2Port), a random source and the flash for the saved game. Not the
     # simulator's scenario machinery: its parser is no part of the firmware.
     sim = Lean(board, Box, RandomRoller, SeededRandom(1), Store, SimFS, SimPort)
     sim.box.animate = True
