@@ -1,5 +1,5 @@
 """Every make target but `test` and `clean`, and every host tool, run as a
-user types them, each in a quick mode on small input (issue 15): none can
+user types them, each in a quick mode on small input: none can
 break unnoticed again (`make bench` once failed at once for a newcomer).
 
 Each test asserts what the user would see: the screen, the lines printed,

@@ -403,10 +403,6 @@ class Svg:
         self.path([(x - s, y - size), (x, y), (x - s, y + size)], color, 2)
 
 
-def est_width(s, size):
-    return len(s) * size * 0.6
-
-
 def row_y(p):
     """y of physical pin p's row."""
     return ROW0 + PITCH * ((p - 1) if p <= 20 else (40 - p))

@@ -1,5 +1,5 @@
-"""Boot from the Pico's own flash (issue 7): images built on the host, and
-one real `make flash` through mpremote over the emulated USB (issue 15)."""
+"""Boot from the Pico's own flash: images built on the host, and
+one real `make flash` through mpremote over the emulated USB."""
 import os
 
 from emu.pico import EmulatedPico

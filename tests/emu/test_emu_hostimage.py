@@ -1,4 +1,4 @@
-"""The box's flash built on the host (host_tools/deploy/fsimage.py, issue 15): the
+"""The box's flash built on the host (host_tools/deploy/fsimage.py): the
 official firmware mounts its LittleFS unchanged, the two agree on the
 geometry, and the one-file UF2 of `make uf2` boots to the joining screen."""
 import hashlib

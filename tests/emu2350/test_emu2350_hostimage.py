@@ -1,4 +1,4 @@
-"""The Pico 2's flash built on the host (host_tools/deploy/fsimage.py, issue 18): the
+"""The Pico 2's flash built on the host (host_tools/deploy/fsimage.py): the
 official RPI_PICO2 firmware mounts its LittleFS unchanged, the two agree on
 the geometry (3 MiB from 0x100000 of the 4 MiB flash), and the one-file UF2
 of `make uf2 BOARD=pico2-8p` boots to the joining screen."""
