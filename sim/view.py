@@ -311,7 +311,8 @@ class BoxView:
         if match_of(box) is not None and r["state"] not in ("join", "menu"):
             c = r.get("campaign")
             if c is not None:
-                head.append(Text("campaign game %d%s" % (c["game"], " (tie-break)" if box.game.campaign.tiebreak else "")))
+                tie = " (tie-break)" if box.game.campaign.tiebreak else ""
+                head.append(Text("campaign game %d%s" % (c["game"], tie)))
             else:
                 head.append(Text("game %d" % r["games"]))
             head.append(Text("rounds %d" % r["rounds"]))

@@ -16,8 +16,8 @@
 #
 # Timed scenario commands are run by sim/drive.py's stepping loop (the one the
 # simulator uses), which yields after each box.step(); roll/answer lines are
-# handled inline, without the scenario module (it is no part of the firmware). bench.py checks the result matches a plain
-# run_script of the same scenario.
+# handled inline, without the scenario module (it is no part of the firmware).
+# bench.py checks the result matches a plain run_script of the same scenario.
 import gc
 import sys
 
@@ -86,7 +86,7 @@ def phases():
     yield "base"
     import json
     from cheesebox.board import load_board
-    from cheesebox.box import Box  # noqa: F401  (the firmware's imports)
+    from cheesebox.box import Box
     import cheesemaster.game  # noqa: F401  (the resident game the box boots into)
     yield "after_firmware_imports"
     from cheesemaster.dice import CHOICES, RandomRoller

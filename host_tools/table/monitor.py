@@ -272,7 +272,8 @@ class Referee:
         parts = [rnd, grabs]
         others = [(ms, p, what) for ms, p, what in self.timeline if not what.startswith("grab #")]
         if others:
-            t = Table(title="also since the roll", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+            t = Table(title="also since the roll", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
+                      show_edge=False)
             t.add_column("player")
             t.add_column("what")
             t.add_column("after the reveal", justify="right")
