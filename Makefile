@@ -1,6 +1,6 @@
 # The Cheese Box: self-setting-up build. Needs only python3 (3.11) and make.
 #
-#   make test    mpy-cross check of firmware/, core tests on MicroPython, pytest
+#   make test    mpy-cross check of firmware/, pyright, ruff, core tests on MicroPython, pytest
 #   make sim     run the simulator (make sim ARGS="...")
 #   make venv    just (re)build .venv
 #   make flash   copy the firmware + boards/BOARD.json to a Pico (BOARD=pico-4p; docs/deploy.md)
@@ -60,7 +60,7 @@ WEB_HOST ?= 127.0.0.1
 WEB_PORT ?= 8000
 WEB_OUT  ?= build/web
 
-.PHONY: web web-build browser-deps all venv test check-mpy typecheck test-mp test-py sim bench flash package-json clean help dicelab monitor selftest refcard report wokwi balance emu emu-deps emu2350-deps test-emu emu-firmware uf2 soak
+.PHONY: web web-build browser-deps all venv test check-mpy typecheck lint test-mp test-py sim bench flash package-json clean help dicelab monitor selftest refcard report wokwi balance emu emu-deps emu2350-deps test-emu emu-firmware uf2 soak
 
 all: test
 
@@ -86,6 +86,7 @@ $(STAMP): requirements.txt Makefile
 test: $(STAMP)
 	$(MAKE) --no-print-directory check-mpy
 	$(MAKE) --no-print-directory typecheck
+	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory test-mp
 	$(MAKE) --no-print-directory emu-deps
 	$(MAKE) --no-print-directory emu2350-deps
@@ -105,6 +106,10 @@ $(TSTAMP): requirements-typecheck.txt $(STAMP)
 # firmware/ against the real MicroPython API (rp2 stubs): zero errors
 typecheck: $(TSTAMP)
 	PYTHONPATH=$(TDIR) $(PY) -m pyright --project pyrightconfig.json
+
+# ruff over the whole repository: the rules, and why those, in ruff.toml
+lint: $(STAMP)
+	$(PY) -m ruff check .
 
 check-mpy: $(STAMP)
 	$(PY) host_tools/deploy/check_mpy.py
@@ -259,7 +264,7 @@ clean:
 
 help:
 	@grep -E '^#   make ' Makefile | sed 's/^#   //'
-	@echo "parts of make test: make check-mpy (mpy-cross), make typecheck (pyright),"
+	@echo "parts of make test: make check-mpy (mpy-cross), make typecheck (pyright), make lint (ruff),"
 	@echo "  make test-mp (core tests on MicroPython), make emu-deps (the emulator),"
 	@echo "  make test-py (pytest, with the emulated-Pico suite: make test-emu alone)"
 	@echo "make package-json   rewrite package.json (mpremote mip) after adding or removing a firmware file"

@@ -342,7 +342,8 @@ def rp2350_rows(P):
     out.append(("power-on to the joining screen on the LEDs (pico2-8p, .mpy)", "%s ms (boot event at %s ms)"
                 % (P["boot_mpy"]["joining_shown_ms"], P["boot_mpy"]["boot_event_ms"])))
     if lat:
-        out.append(("buzz pin edge to wheel LED on the wire", "max %.0f us, median %.0f us, n=%d (pico2-8p, 8 players, dials)"
+        out.append(("buzz pin edge to wheel LED on the wire",
+                    "max %.0f us, median %.0f us, n=%d (pico2-8p, 8 players, dials)"
                     % (max(lat), statistics.median(lat), len(lat))))
     out.append(("main loop: step + read_line + next_wake, idle", "%s us" % g["loop_us"]))
     out.append(("heap free after boot (gc.collect, gc.mem_free)", "%s B" % g["heap_free_after_boot"]))

@@ -382,7 +382,8 @@ def table(R: dict) -> list[tuple[str, str]]:
     rows.append(("1 GAME", "%s; %d rounds, winner %s, %.0f s virtual"
                  % (g["setup"], g["rounds"], g["winner"], g["virtual_s"])))
     if w:
-        rows.append(("heap 32-bit (wasm): after imports, firmware only", fmt_b(w["after_firmware_imports"] - w["base"])))
+        rows.append(("heap 32-bit (wasm): after imports, firmware only",
+                     fmt_b(w["after_firmware_imports"] - w["base"])))
         rows.append(("heap 32-bit (wasm): after imports, + sim modules", fmt_b(w["after_all_imports"] - w["base"])))
         rows.append(("heap 32-bit (wasm): after creating the box", fmt_b(w["after_box"] - w["base"])))
         rows.append(("heap 32-bit (wasm): peak live during the game", fmt_b(w["peak"] - w["base"])))
@@ -433,13 +434,13 @@ def table(R: dict) -> list[tuple[str, str]]:
     rows.append(("last buzz of a round (scores it)", "%.0f calibration iterations (%.1f us here, n=%d)"
                  % (C["last_buzz_ratio"], C["last_buzz_us"], C["last_buzz_samples"])))
     rows.append(("Pico microseconds", "not estimated: no measured RP2040 time for the calibration loop"))
-    I = R["imports"]
+    IMP = R["imports"]
     rows.append(("4 IMPORT cheesebox.box + cheesemaster.game (unix)",
-                 "median of %d fresh processes" % I["py"]["runs"]))
+                 "median of %d fresh processes" % IMP["py"]["runs"]))
     for k in ("py", "mpy"):
-        rows.append(("  from .%s" % k, "%.0f us, heap +%s" % (I[k]["import_us"], fmt_b(I[k]["heap"]))))
-    rows.append(("  .mpy / .py", "time x%.2f, heap x%.2f" % (I["mpy"]["import_us"] / I["py"]["import_us"],
-                                                          I["mpy"]["heap"] / I["py"]["heap"])))
+        rows.append(("  from .%s" % k, "%.0f us, heap +%s" % (IMP[k]["import_us"], fmt_b(IMP[k]["heap"]))))
+    rows.append(("  .mpy / .py", "time x%.2f, heap x%.2f" % (IMP["mpy"]["import_us"] / IMP["py"]["import_us"],
+                                                          IMP["mpy"]["heap"] / IMP["py"]["heap"])))
     rows.append(("5 SIMULATOR (CPython, headless)", ""))
     for s in R["sim"]:
         rows.append(("  %s%s" % (s["scenario"], " animate" if s["animate"] else ""),
@@ -502,10 +503,10 @@ def sane_cost(C):
         if not isinstance(v, (int, float)) or v < 0:
             raise BenchError("buzz part %s: %r" % (k, v))
 
-def sane_imports(I):
+def sane_imports(IMP):
     for k in ("py", "mpy"):
-        need("import from .%s" % k, I[k]["import_us"], I[k]["heap"], I[k]["files"])
-    need("sizes", I["py_size"], I["mpy_size"])
+        need("import from .%s" % k, IMP[k]["import_us"], IMP[k]["heap"], IMP[k]["files"])
+    need("sizes", IMP["py_size"], IMP["mpy_size"])
 
 def sane_sim(L):
     for s in L:
@@ -599,7 +600,7 @@ def run_sections(plan: list) -> tuple[list, dict]:
         t0 = time.perf_counter()
         try:
             f()
-        except Exception as e:  # noqa: BLE001  (any failure: name the section, run the next)
+        except Exception as e:  # any failure: name the section, run the next
             failed.append((name, "%s: %s" % (type(e).__name__, e)))
             print("bench: FAILED: section %s: %s" % (name, e), file=sys.stderr)
         times[name] = round(time.perf_counter() - t0, 1)

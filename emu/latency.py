@@ -12,7 +12,7 @@ import statistics
 from cheesebox.board import TRACK_PIXELS
 from emu.table import MS, EmuTable
 
-BOUND_MS = 10.0          # issue 15: every press lit within 10 ms, worst case
+BOUND_MS = 10.0          # every press lit within 10 ms, worst case (what a table sees as at once)
 _WINDOW_MS = 150         # run this long after a press before reading the frames
 
 

@@ -59,7 +59,7 @@ class Dial {
 export class Mux4051 {
   /** pico: the emulated chip (watchOutput, adcSource, nanos); adc: GPIO 26-29;
    * select: [A, B, C] GPIOs; stations: dials on Y0.. (the rest: open, read 0);
-   * ladder: 'per-dial' (as issue 16 wires them) or 'shared' (one ladder bussed to
+   * ladder: 'per-dial' (as the reviewed hardware wires them) or 'shared' (one ladder bussed to
    * every dial, as first drawn: a dial between two positions shorts a resistor
    * of everybody's ladder, and the other dials read off). */
   constructor(pico, { adc, select, stations, ladder = 'per-dial' }) {

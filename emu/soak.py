@@ -1,4 +1,4 @@
-"""make soak: a night of play on the emulated Pico (issue 16).
+"""make soak: a night of play on the emulated Pico (what a unit test cannot hit).
 
     python -m emu.soak [--minutes 120] [--seed N] [--wall-minutes 30] [--json FILE]
 

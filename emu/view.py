@@ -8,7 +8,6 @@ the status line comes from the box's event log on its USB serial port. The
 emulator runs paced to the wall clock (it never runs ahead of it; when the
 box is busy it may fall behind: the status line says how fast it goes).
 """
-import os
 import sys
 import time
 

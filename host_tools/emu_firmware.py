@@ -50,8 +50,8 @@ import tempfile
 import urllib.request
 from pathlib import Path
 
-from emu.pico import (BOOTROM2350_NAME, BOOTROM_NAME, CACHE, CACHE2350, FIRMWARE2350_NAME,
-                      OFFICIAL_FIRMWARE2350_NAME, OFFICIAL_FIRMWARE_NAME, PACKAGE2350_BUILT,
+from emu.pico import (BOOTROM2350_NAME, BOOTROM_NAME, CACHE, CACHE2350, OFFICIAL_FIRMWARE2350_NAME,
+                      OFFICIAL_FIRMWARE_NAME, PACKAGE2350_BUILT,
                       firmware_and_bootrom, package2350)
 from host_tools.deploy import fsimage
 from host_tools import rp2350js_fix

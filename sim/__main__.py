@@ -82,12 +82,9 @@ def _replay_args(args):
     return out
 
 
-def main(argv=None):
-    a = list(sys.argv[1:] if argv is None else argv)
-    terminal = games.terminal_games()       # the games with a terminal game of their own
-    for name, module in terminal.items():
-        if "--game=" + name in a or ("--game" in a and a[a.index("--game") + 1:][:1] == [name]):
-            return __import__(module, None, None, ("main",)).main(a)
+def _parser(terminal):
+    """The box's options (a game that plays on its own in the terminal has its
+    own: sim/cheesonomics/cli.py)."""
     ap = argparse.ArgumentParser(prog=python_m(), description=__doc__.split("\n")[0])
     ap.add_argument("--game", choices=sorted(terminal),
                     help="the whole card game in the terminal, against bots (its own options:"
@@ -105,7 +102,45 @@ def main(argv=None):
     ap.add_argument("--log", metavar="FILE",
                     help="write the box's event log (JSON lines) to FILE as it happens, in play too"
                          " ('-': stderr)")
-    args = ap.parse_args(argv)
+    return ap
+
+
+def _run(args, board, dice, text, log, log_file):
+    """Run a scenario text in virtual time; print the result (exit code)."""
+    try:
+        sim = Sim(board, seed=1 if args.seed is None else args.seed, dice=dice,
+                  false_start_costs=args.false_start_costs, log=log)
+        t0 = time.perf_counter()
+        result = run_script(sim, text)
+        left_over = unused_roll(sim)
+        if left_over is not None:
+            raise left_over
+    except ScenarioError as e:
+        print("error: %s: %s" % (args.script, e), file=sys.stderr)
+        return 2
+    finally:
+        if log_file is not None and log_file is not sys.stderr:
+            log_file.close()        # all of it on disk before anyone reads it
+    wall = time.perf_counter() - t0
+    if args.timing:
+        print("virtual %.1f s in %.2f ms wall: %.0fx real time, %d box steps"
+              % (result["virtual_ms"] / 1000.0, wall * 1000, result["virtual_ms"] / 1000.0 / wall,
+                 sim.steps), file=sys.stderr)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        from sim.view import snapshot
+        snapshot(sim)
+    return 0
+
+
+def main(argv=None):
+    a = list(sys.argv[1:] if argv is None else argv)
+    terminal = games.terminal_games()       # the games with a terminal game of their own
+    for name, module in terminal.items():
+        if "--game=" + name in a or ("--game" in a and a[a.index("--game") + 1:][:1] == [name]):
+            return __import__(module, None, None, ("main",)).main(a)
+    args = _parser(terminal).parse_args(argv)
     try:
         board = read_board(board_path(args.board))
         dice = load_dice_file(args.dice) if args.dice else None
@@ -140,31 +175,7 @@ def main(argv=None):
         finally:
             if log_file is not None and log_file is not sys.stderr:
                 log_file.close()
-    try:
-        sim = Sim(board, seed=1 if args.seed is None else args.seed, dice=dice,
-                  false_start_costs=args.false_start_costs, log=log)
-        t0 = time.perf_counter()
-        result = run_script(sim, text)
-        left_over = unused_roll(sim)
-        if left_over is not None:
-            raise left_over
-    except ScenarioError as e:
-        print("error: %s: %s" % (args.script, e), file=sys.stderr)
-        return 2
-    finally:
-        if log_file is not None and log_file is not sys.stderr:
-            log_file.close()        # all of it on disk before anyone reads it
-    wall = time.perf_counter() - t0
-    if args.timing:
-        print("virtual %.1f s in %.2f ms wall: %.0fx real time, %d box steps"
-              % (result["virtual_ms"] / 1000.0, wall * 1000, result["virtual_ms"] / 1000.0 / wall,
-                 sim.steps), file=sys.stderr)
-    if args.json:
-        print(json.dumps(result))
-    else:
-        from sim.view import snapshot
-        snapshot(sim)
-    return 0
+    return _run(args, board, dice, text, log, log_file)
 
 
 if __name__ == "__main__":

@@ -168,7 +168,7 @@ def _need(args, k, lineno, usage):
         raise ScenarioError("line %d: usage: %s" % (lineno, usage))
 
 
-def _fingers(sim, args, lineno, n):
+def _fingers(sim, args, lineno, n, text=None):
     """`fingers INPUT FROM-TO ...`: presses that overlap, times in ms from now."""
     usage = ("fingers ROLL|Pn FROM-TO | Pn=K@AT ... (ms from now; Pn=K@AT: Pn's plate K at AT ms;"
              " e.g. fingers ROLL 0-100 P2 20-80)")
@@ -212,83 +212,122 @@ def _fingers(sim, args, lineno, n):
     sim.run_until(end)
 
 
+# One function a command: (sim, args, lineno, n stations, the line's text).
+def _buzz(sim, args, lineno, n, text):
+    _need(args, 1, lineno, "buzz Pn")
+    sim.press(_player(args[0], lineno, n))
+
+
+def _answer(sim, args, lineno, n, text):
+    _need(args, 2, lineno, "answer Pn K")
+    if not sim.board.electronic:
+        raise ScenarioError("line %d: answer: board %s has plate cards, not electronic plates"
+                            % (lineno, sim.board.name))
+    sim.place(_player(args[0], lineno, n), _int(args[1], lineno, 0, 7, "a plate"))
+
+
+def _wait(sim, args, lineno, n, text):
+    _need(args, 1, lineno, "wait MS")
+    sim.wait(_int(args[0], lineno, 0, 10 ** 9, "wait"))
+
+
+def _players(sim, args, lineno, n, text):
+    _need(args, 1, lineno, "players N")
+    k = _int(args[0], lineno, 2, n, "players")
+    box = sim.box
+    if box.state != B.JOIN:
+        raise ScenarioError("line %d: players: the box is not taking players (state %s)"
+                            % (lineno, box.state_name()))
+    for s in range(n):
+        if bool(box.joined[s]) != (s < k):
+            sim.press(s)
+    sim.press(ROLL_BIT)
+
+
+def _roll(sim, args, lineno, n, text):
+    ids = []
+    for name in args:
+        try:
+            ids.append(F.face_id(name))
+        except ValueError as e:
+            raise ScenarioError("line %d: %s" % (lineno, e))
+    if not ids:
+        raise ScenarioError("line %d: usage: roll FACE FACE ..." % lineno)
+    sim.roller.queue.append((lineno, ids))
+
+
+def _own_up(sim, args, lineno, n, text):
+    _need(args, 1, lineno, "own-up Pn")
+    if sim.board.electronic:
+        raise ScenarioError("line %d: own-up: board %s has electronic plates" % (lineno, sim.board.name))
+    s = _player(args[0], lineno, n)
+    games.of(sim.box).before_press(sim, "own-up", s)
+    sim.press(s)
+
+
+def _penalty(sim, args, lineno, n, text):
+    _need(args, 1, lineno, "penalty Pn")
+    sim.penalty(_player(args[0], lineno, n))
+
+
+def _rollbutton(sim, args, lineno, n, text):
+    _need(args, 0, lineno, "rollbutton")
+    games.of(sim.box).before_press(sim, "rollbutton", ROLL_BIT)
+    sim.press(ROLL_BIT)
+
+
+def _holdroll(sim, args, lineno, n, text):
+    _need(args, 1, lineno, "holdroll MS")
+    sim.press(ROLL_BIT, hold_ms=_int(args[0], lineno, 1, 60000, "holdroll"))
+
+
+def _tour(sim, args, lineno, n, text):
+    _need(args, 0, lineno, "tour")
+    sim.press(0)
+
+
+def _hold(sim, args, lineno, n, text):
+    _need(args, 2, lineno, "hold Pn MS")
+    sim.press(_player(args[0], lineno, n), hold_ms=_int(args[1], lineno, 1, 10 ** 7, "hold"))
+
+
+def _powercut(sim, args, lineno, n, text):
+    _need(args, 0, lineno, "powercut")
+    sim.boot()
+
+
+def _hang(sim, args, lineno, n, text):
+    _need(args, 1, lineno, "hang MS")
+    sim.hang(_int(args[0], lineno, 0, 10 ** 7, "hang"))
+
+
+def _serial(sim, args, lineno, n, text):
+    sim.box.command(text.split(None, 1)[1] if args else "")
+
+
+def _game(sim, args, lineno, n, text):
+    _pick_game(sim, " ".join(args).lower(), lineno)
+
+
+COMMANDS = {"buzz": _buzz, "answer": _answer, "wait": _wait, "players": _players,
+            "roll": _roll, "own-up": _own_up, "penalty": _penalty, "rollbutton": _rollbutton,
+            "holdroll": _holdroll, "tour": _tour, "hold": _hold, "fingers": _fingers,
+            "powercut": _powercut, "hang": _hang, "serial": _serial, "game": _game}
+
+
 def run_line(sim, line, lineno):
-    """Carry out one scenario line."""
+    """Carry out one scenario line: a command of COMMANDS (the box's), else
+    one of the picked game's (its host module, sim/games.py)."""
     text = line.split("#", 1)[0].strip()
     if not text:
         return
     words = text.split()
     cmd = words[0].lower()
     args = words[1:]
-    box = sim.box
     n = sim.board.stations
-    if cmd == "buzz":            # the most common lines first
-        _need(args, 1, lineno, "buzz Pn")
-        sim.press(_player(args[0], lineno, n))
-    elif cmd == "answer":
-        _need(args, 2, lineno, "answer Pn K")
-        if not sim.board.electronic:
-            raise ScenarioError("line %d: answer: board %s has plate cards, not electronic plates"
-                                % (lineno, sim.board.name))
-        sim.place(_player(args[0], lineno, n), _int(args[1], lineno, 0, 7, "a plate"))
-    elif cmd == "wait":
-        _need(args, 1, lineno, "wait MS")
-        sim.wait(_int(args[0], lineno, 0, 10 ** 9, "wait"))
-    elif cmd == "players":
-        _need(args, 1, lineno, "players N")
-        k = _int(args[0], lineno, 2, n, "players")
-        if box.state != B.JOIN:
-            raise ScenarioError("line %d: players: the box is not taking players (state %s)"
-                                % (lineno, box.state_name()))
-        for s in range(n):
-            if bool(box.joined[s]) != (s < k):
-                sim.press(s)
-        sim.press(ROLL_BIT)
-    elif cmd == "roll":
-        ids = []
-        for name in args:
-            try:
-                ids.append(F.face_id(name))
-            except ValueError as e:
-                raise ScenarioError("line %d: %s" % (lineno, e))
-        if not ids:
-            raise ScenarioError("line %d: usage: roll FACE FACE ..." % lineno)
-        sim.roller.queue.append((lineno, ids))
-    elif cmd == "own-up":
-        _need(args, 1, lineno, "own-up Pn")
-        if sim.board.electronic:
-            raise ScenarioError("line %d: own-up: board %s has electronic plates" % (lineno, sim.board.name))
-        s = _player(args[0], lineno, n)
-        games.of(box).before_press(sim, cmd, s)
-        sim.press(s)
-    elif cmd == "penalty":
-        _need(args, 1, lineno, "penalty Pn")
-        sim.penalty(_player(args[0], lineno, n))
-    elif cmd == "rollbutton":
-        _need(args, 0, lineno, "rollbutton")
-        games.of(box).before_press(sim, cmd, ROLL_BIT)
-        sim.press(ROLL_BIT)
-    elif cmd == "holdroll":
-        _need(args, 1, lineno, "holdroll MS")
-        sim.press(ROLL_BIT, hold_ms=_int(args[0], lineno, 1, 60000, "holdroll"))
-    elif cmd == "tour":
-        _need(args, 0, lineno, "tour")
-        sim.press(0)
-    elif cmd == "hold":
-        _need(args, 2, lineno, "hold Pn MS")
-        sim.press(_player(args[0], lineno, n), hold_ms=_int(args[1], lineno, 1, 10 ** 7, "hold"))
-    elif cmd == "fingers":
-        _fingers(sim, args, lineno, n)
-    elif cmd == "powercut":
-        _need(args, 0, lineno, "powercut")
-        sim.boot()
-    elif cmd == "hang":
-        _need(args, 1, lineno, "hang MS")
-        sim.hang(_int(args[0], lineno, 0, 10 ** 7, "hang"))
-    elif cmd == "serial":
-        sim.box.command(text.split(None, 1)[1] if len(words) > 1 else "")
-    elif cmd == "game":
-        _pick_game(sim, " ".join(args).lower(), lineno)
+    run = COMMANDS.get(cmd)
+    if run is not None:
+        run(sim, args, lineno, n, text)
     else:
         _game_command(sim, cmd, args, lineno, words[0])
 

@@ -12,7 +12,7 @@ import os
 
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
-import neopixel  # noqa: E402  (adafruit-circuitpython-neopixel)
+import neopixel  # adafruit-circuitpython-neopixel
 
 
 class _Pin:

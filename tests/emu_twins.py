@@ -261,14 +261,14 @@ def an_older_micropython_is_refused_with_error_code_4(image, board, tmp_path):
         t.press(0)                            # a buzzer: nobody joins
         t.press("roll")
         t.run(8400)
-        said = [l for l in t.lines if l.startswith("cheesebox error")]
+        said = [ln for ln in t.lines if ln.startswith("cheesebox error")]
         assert said and said[0] == (
             "cheesebox error 4: MicroPython 1.28.0 is older than 1.28.1, the version the box "
             "is tested on: install MicroPython 1.28.1 or newer (docs/deploy.md), then make flash"), \
             t.lines[-6:]
         assert len(said) >= 2 and len(set(said)) == 1        # said again every round of blinks
         assert not t.events, t.events[:3]                    # no boot, no join: the game never starts
-        assert not any("Traceback" in l or "Error" in l for l in t.lines), t.lines[-6:]
+        assert not any("Traceback" in ln or "Error" in ln for ln in t.lines), t.lines[-6:]
         # the dice and the tracks dark: nothing ever went out on the chains
         assert all(not any(t.last_frame(c)) for c in range(len(t.chain_pins)))
         # error code 4 on the Pico's LED: 4 blinks of 200 ms, 300 ms apart, then

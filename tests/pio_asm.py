@@ -45,7 +45,7 @@ Two parts:
 
 2. ``SamplerRun``: runs an assembled program on the PyPI emulator
    ``rp2040-pio-emulator`` (module ``pioemu``) with GPIO levels given as a
-   function of the clock, the way port_rp2.py configures the state machine.
+   function of the clock, the way rp2port/buttons.py configures the state machine.
    pioemu covers every instruction the sampler uses (mov x/y/isr/osr/null,
    in pins/osr/x, jmp x!=y / x-- / always, push noblock, delays), with two
    gaps this wrapper fills:
@@ -320,7 +320,7 @@ def rotate_right(v, n):
 
 
 class SamplerRun:
-    """The sampler program on pioemu, configured as port_rp2.py does.
+    """The sampler program on pioemu, configured as rp2port/buttons.py does.
 
     levels(clock) -> 32-bit GPIO levels (bit g = GPIO g) at that clock.
     x, y: the registers at start (the port execs set(x, 0) and set(y, 0)).

@@ -118,7 +118,9 @@ def test_only_the_port_imports_hardware_modules():
     bad = []
     for mod in MODULES:
         if package_of(mod) in (PORT, "tests", "sim", "bench", "main") or mod.startswith("tests."):
-            continue    # the port; main.py blinks an old MicroPython's error before any port .mpy; tests fake the hardware; the host's select (sim/keys.py)
+            # the port; main.py blinks an old MicroPython's error before any port
+            # .mpy; tests fake the hardware; the host's select (sim/keys.py)
+            continue
         for n, _ in _imported(MODULES[mod]):
             if n.split(".")[0] in HARDWARE - {"select"} or (
                     n == "select" and MODULES[mod].startswith(FIRMWARE)):

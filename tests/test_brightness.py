@@ -1,4 +1,4 @@
-"""host_tools/builder/brightness.py: the brightness the LEDs really go out at (defect 4)."""
+"""host_tools/builder/brightness.py: the brightness the LEDs really go out at."""
 from host_tools.builder import brightness
 
 

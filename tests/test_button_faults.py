@@ -197,7 +197,8 @@ class Table:
         # nothing flagged stuck unless a finger has held it down for 5 s
         for i in range(B.N_INPUTS):
             if (box.stuck >> i) & 1:
-                if not any(p.bit == i and p.t + STUCK_US <= now and (p.up is None or now < p.up_settled + self.deb + 5 * MS)
+                if not any(p.bit == i and p.t + STUCK_US <= now
+                           and (p.up is None or now < p.up_settled + self.deb + 5 * MS)
                            for p in self.f.presses):
                     self.fail("%s flagged stuck but no finger holds it down for 5 s" % pname(i))
 
@@ -368,7 +369,8 @@ class Table:
                         busy.add(s)
                 elif x < 0.24:
                     tp = r.randint(now + 30 * MS, est - 100 * MS)
-                    if f.is_free(s, tp, tp + 21 * 10 ** 6) and not any(p.kind == "stuck" and p.bit < 8 and p.up > now for p in f.presses):
+                    if f.is_free(s, tp, tp + 21 * 10 ** 6) and not any(
+                            p.kind == "stuck" and p.bit < 8 and p.up > now for p in f.presses):
                         p = self.expect(f.stuck(s, tp))[0]
                         self.stucks.append([p, None, None])
                         busy.add(s)
@@ -447,7 +449,7 @@ class Table:
 
     # -- the round, checked against a reference walk --------------------------------
     def check_round(self, rd):
-        box, m = self.box, match_of(self.box)
+        m = match_of(self.box)
         evs = self.events[rd.ev0:]
         k = 0
         while k < len(evs) and evs[k][1]["ev"] != "roll":
@@ -793,7 +795,7 @@ def test_capture_alone_fast_press_counts_after_the_glitch_window():
 def test_capture_samples_in_a_batch_give_the_same_events():
     """BUG (firmware/cheesebox/capture.py, Capture.sample): a change is only
     confirmed in settle()/pop(), never in sample(). When several samples
-    arrive between two polls (port_rp2.poll drains the DMA ring in one go after
+    arrive between two polls (Rp2Port.poll drains the DMA ring in one go after
     a LED write, ~11.5 ms for the 384-pixel dice chain, a flash save, or its 5 ms
     sleep), a pin that HELD its new level for the debounce window and then
     changed again is merged with the next change:

@@ -21,9 +21,9 @@ def test_table_and_plot_for_every_count_and_variant(tmp_path):
     out = p.stdout
     for v in ("basic", "advanced"):
         for n in (2, 3, 4, 5):
-            rows = [l for l in out.splitlines() if l.split()[:2] == [v, str(n)]]
+            rows = [ln for ln in out.splitlines() if ln.split()[:2] == [v, str(n)]]
             assert len(rows) == 4, (v, n)          # main table, animal bonuses, prices, unmoved
-    row = [l for l in out.splitlines() if l.split()[:2] == ["basic", "3"]][0].split()
+    row = [ln for ln in out.splitlines() if ln.split()[:2] == ["basic", "3"]][0].split()
     assert abs(sum(float(x) for x in row[2:5]) - 100.0) < 0.5     # seat win rates add up
     assert "Market card list: fair" in out
     assert "Card list: average signs per card side by country: France 1.50" in out
@@ -43,7 +43,7 @@ def test_a_lopsided_card_list_is_called_unfair(tmp_path):
     p = run("--games", "60", "--players", "3", "--variant", "basic", "--cards", str(path), "--plot", "")
     assert p.returncode == 0, p.stderr
     assert "Market card list: NOT fair" in p.stdout
-    prices = [l for l in p.stdout.splitlines() if l.startswith("basic") and "+-" in l][0].split()
+    prices = [ln for ln in p.stdout.splitlines() if ln.startswith("basic") and "+-" in ln][0].split()
     france, greece = float(prices[2].split("+-")[0]), float(prices[6].split("+-")[0])
     assert france > greece + 2
 
@@ -60,11 +60,11 @@ def test_a_list_whose_cards_turn_over_to_the_same_price_is_seen(tmp_path):
     p = run("--games", "30", "--players", "3", "--variant", "basic", "--cards", str(path), "--plot", "")
     assert p.returncode == 0, p.stderr
     lines = p.stdout.splitlines()
-    i = next(k for k, l in enumerate(lines) if l.startswith("Sales after which"))
+    i = next(k for k, ln in enumerate(lines) if ln.startswith("Sales after which"))
     assert lines[i + 2].split() == ["basic", "3", "100.0%"]
     p = run("--games", "30", "--players", "3", "--variant", "basic", "--plot", "")
     lines = p.stdout.splitlines()
-    i = next(k for k, l in enumerate(lines) if l.startswith("Sales after which"))
+    i = next(k for k, ln in enumerate(lines) if ln.startswith("Sales after which"))
     assert float(lines[i + 2].split()[2][:-1]) < 60.0      # our list: most sales move the price
 
 
@@ -102,6 +102,6 @@ def test_with_bots_that_weigh_the_market_no_seat_wins_far_more_than_its_share():
     # sale does to the market every seat is near 20%
     p = run("--games", "400", "--players", "5", "--variant", "advanced", "--plot", "")
     assert p.returncode == 0, p.stderr
-    row = [l for l in p.stdout.splitlines() if l.split()[:2] == ["advanced", "5"]][0].split()
+    row = [ln for ln in p.stdout.splitlines() if ln.split()[:2] == ["advanced", "5"]][0].split()
     win = [float(x) for x in row[2:7]]
     assert max(abs(w - 20.0) for w in win) < 6.0, win

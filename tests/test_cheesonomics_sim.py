@@ -150,7 +150,8 @@ def test_a_failed_expect_exits_1_naming_the_line(tmp_path):
 def test_bad_scripts_exit_2_naming_the_line(tmp_path):
     refused(scenario(tmp_path, SETUP + "P2 collect cow\n"), "line 8: it is P1's turn, not P2's")
     refused(scenario(tmp_path, SETUP + "P1 collect llama\n"), "line 8: 'llama' is not a milk type")
-    refused(scenario(tmp_path, SETUP + "P1 sell cow France\n"), "line 8: the rules refuse this", "no cow cheese is on the table")
+    refused(scenario(tmp_path, SETUP + "P1 sell cow France\n"), "line 8: the rules refuse this",
+            "no cow cheese is on the table")
     refused(scenario(tmp_path, SETUP + "dance\n"), "line 8: unknown command 'dance'")
     refused(scenario(tmp_path, SETUP + "players 4\n"), "line 8: 'players' must come before the game starts")
     refused(scenario(tmp_path, "players 7\n"), "line 1: '7' is not a player count (2-5)")
@@ -261,6 +262,6 @@ def test_a_person_plays_the_advanced_variant_with_marks_and_exchanges():
     assert "Your market cards: " in out
     assert "special mark (" in out and "[2] reserve" in out
     assert "exchange one for one of yours" in out
-    assert any("P1 sells" in l and "; exchanges one" in l for l in out.splitlines())
-    assert any("P1 sells" in l and "; reserve" in l for l in out.splitlines())
+    assert any("P1 sells" in ln and "; exchanges one" in ln for ln in out.splitlines())
+    assert any("P1 sells" in ln and "; reserve" in ln for ln in out.splitlines())
     assert "Final count" in out

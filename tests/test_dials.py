@@ -1,7 +1,7 @@
 """pico2-8p's dials (rp2port/dials.py) read through a fake ADC.
 
 A dial bridging two contacts can pull other stations' readings one position
-off for a moment (defect 5): such a change, seen at two or more stations in
+off for a moment (a shared ladder, a supply dip): such a change, seen at two or more stations in
 the same scan, must not become a placement unless it still holds 3 scans
 later, and dials really turned together must still all be reported.
 """

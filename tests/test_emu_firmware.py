@@ -1,4 +1,4 @@
-"""`make emu-firmware` (issues 15 and 18): a fresh clone gets the emulated
+"""`make emu-firmware`: a fresh clone gets the emulated
 Pico's two files and the emulated Pico 2's three (rp2350js built with the
 project's fix, the RPI_PICO2 firmware, the boot ROM rp2350js embeds), or,
 offline, is told exactly what to download from where and where to put it;

@@ -1,4 +1,4 @@
-"""`make emu`'s view beside the picture, as `make sim` shows it (issue 15):
+"""`make emu`'s view beside the picture, as `make sim` shows it:
 the state, the points or money and the plates, read from the box's log;
 the speed the emulator runs at now, not its average since the start."""
 import types

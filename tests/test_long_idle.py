@@ -1,4 +1,4 @@
-"""Long idle (issue 7): after 10, 20 and 60 minutes without a press the
+"""Long idle: after 10, 20 and 60 minutes without a press the
 buttons still work, and a grab long after the reveal is a grab, never a
 false start, whatever the ticks_us wrap (2**30 us, ~17.9 min) has done.
 

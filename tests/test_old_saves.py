@@ -1,5 +1,5 @@
-"""Saved games written by the firmware before the reorganisation (issue 14,
-commit 033e3ca: a Cheese Master game on pico-4p, a Cheesonomics game on
+"""Saved games written by the firmware before the reorganisation
+(commit 033e3ca: a Cheese Master game on pico-4p, a Cheesonomics game on
 pico-8p, each cut mid-game) still resume on today's firmware: the box
 offers them, ROLL resumes them, and the table finds its game as it was."""
 import json

@@ -5,7 +5,7 @@ firmware/rp2port/pio_sampler.py is assembled by running the firmware's own
 sampler_program() under a CPython copy of MicroPython's rp2.asm_pio DSL
 (tests/pio_asm.py), checked opcode for opcode against the RP2040 datasheet
 encodings and adafruit_pioasm, then run cycle by cycle on pioemu
-(rp2040-pio-emulator) configured as port_rp2.py configures the state machine
+(rp2040-pio-emulator) configured as rp2port/buttons.py configures the state machine
 (1 MHz: 1 cycle = 1 us, in_base = the board's button window, shift left,
 x = y = 0 at start).  The words it pushes are decoded with the firmware's
 SampleDecoder and fed to its Capture, so the whole chain PIO -> word ->
@@ -38,7 +38,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BOARD = read_board(os.path.join(REPO, "boards", "pico-4p.json"))
 BASE = BOARD.button_base            # GP6
 WIDTH = BOARD.button_width          # GP6-GP14: 9 pins
-KBITS = WORD_BITS - WIDTH           # as port_rp2.py: 30 - width
+KBITS = WORD_BITS - WIDTH           # as rp2port/buttons.py: 30 - width
 PINS = BOARD.input_pins()           # stations 0-3 = GP6-9, ROLL (index 8) = GP14
 INPUTS = [i for i, g in enumerate(PINS) if g >= 0]
 PROG = pio_asm.firmware_sampler_program(WIDTH, KBITS)
@@ -297,7 +297,7 @@ def test_presses_40us_apart_are_two_words_in_order(phase):
 
 
 def test_every_word_raises_the_cpu_interrupt_right_after_its_push():
-    """port_rp2.idle() sleeps until the sampler's IRQ: each word must raise it
+    """Rp2Port.idle() sleeps until the sampler's IRQ: each word must raise it
     in the same loop (one cycle after the push), and nothing else may."""
     c = 10 * CYCLES + 5
     r = run(Buttons().press(3, c).press(8, c + 40), c + 40 + 3 * CYCLES)

@@ -68,7 +68,7 @@ def test_a_big_supply_never_dims():
 
 
 def test_a_dim_colour_keeps_every_lit_channel_when_the_budget_dims_far():
-    """Defect 4: at 19 per mille the eliminated player's dim red (40, 0, 0)
+    """At 19 per mille the eliminated player's dim red (40, 0, 0)
     went out as (0, 0, 0), and faces' colours merged."""
     from cheesebox import display
     table = bytearray(256)
@@ -84,7 +84,7 @@ def test_a_dim_colour_keeps_every_lit_channel_when_the_budget_dims_far():
 
 
 def test_brightening_is_a_relative_step():
-    """Defect 4: stuck at 19 per mille, an absolute +40 step never came."""
+    """Stuck at 19 per mille, an absolute +40 step never came."""
     assert pixels.rewrite(19, 30, 27, 150)          # 42 % more light: out again
     assert not pixels.rewrite(19, 22, 20, 150)      # 5 %: not worth a rewrite
     assert pixels.rewrite(120, 200, 150, 150)       # back to the board's brightness

@@ -1,12 +1,12 @@
 """The Pico port's DMA and interrupt handling against a fake rp2/machine.
 
 What the emulated Pico cannot show (tests/emu shows the rest on the chip):
-- the microsecond race at a DMA segment boundary (issue 16, defect 1): a fake
+- the microsecond race at a DMA segment boundary : a fake
   DMA pair whose registers move *between* the port's two reads, at every
   possible interleaving, as the hardware's would;
 - MicroPython before v1.26 (its pack_ctrl defaults) and the RP2350-E5 abort
-  order (defect 3): a trace of every DMA call and register write;
-- the sampler's interrupt enabled only while idle() sleeps (defect 7): the
+  order: a trace of every DMA call and register write;
+- the sampler's interrupt enabled only while idle() sleeps: the
   PIO INTE writes, on the RP2040 and the RP2350 addresses.
 """
 import importlib
@@ -186,7 +186,7 @@ def make_buttons(pico, segment, mcu="rp2040"):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_segment_switch_between_the_two_register_reads_loses_no_word(pico, seed):
-    """Defect 1: words arrive between any two register reads of poll() and
+    """Words arrive between any two register reads of poll() and
     changed(), often across a segment boundary (a segment of one ring, so the
     channels switch every 256 words): every word reaches the decoder exactly
     once, in order, never an old one again. Before the fix (count read before
@@ -251,7 +251,7 @@ def test_a_lap_of_whole_segments_between_two_polls_is_an_overrun_not_a_freeze(pi
 
 
 def test_every_pack_ctrl_names_chain_to_and_the_ring(pico):
-    """Defect 3: before MicroPython v1.26 pack_ctrl's defaults were RP2040 bit
+    """Before MicroPython v1.26 pack_ctrl's defaults were RP2040 bit
     positions; every call names chain_to, ring_size and ring_sel itself."""
     make_buttons(pico, 1 << 20)
     brd = types.SimpleNamespace(chains=[types.SimpleNamespace(pin=16, pixels=7, order="GRB"),
@@ -296,7 +296,7 @@ def test_led_channels_close_with_en_cleared_first(pico):
 
 @pytest.mark.parametrize("mcu, inte", [("rp2040", 0x5020012C), ("rp2350", 0x50200170)])
 def test_sampler_interrupt_only_while_asleep(pico, mcu, inte):
-    """Defect 7: the interrupt is off once the port is built (awake), irq_on
+    """The interrupt is off once the port is built (awake), irq_on
     clears the flag a word left and sets INTE (atomic set alias), irq_off
     clears it (clear alias): PIO0 IRQ0_INTE of each chip, SM0's bit 8."""
     b = make_buttons(pico, 1 << 20, mcu)

@@ -11,7 +11,6 @@ import sys
 
 import pytest
 
-from cheesebox import box as B
 from cheesemaster import game as CM
 from cheesebox.board import read_board
 from sim.scenario import Sim, run_line, run_script

@@ -1,6 +1,7 @@
-"""The table's settings at joining (defect 4 and 8): hold ROLL 0.3 s, then
-buzzer 1 steps the LED brightness, buzzer 2 the volume; both kept across
-power-ups in settings.json, a bad file said on the log and nothing lost."""
+"""The table's settings at joining (LEDs too dim on USB power, warnings too
+quiet on a piezo): hold ROLL 0.3 s, then buzzer 1 steps the LED brightness,
+buzzer 2 the volume; both kept across power-ups in settings.json, a bad
+file said on the log and nothing lost."""
 import json
 
 from cheesebox import sound
@@ -75,7 +76,7 @@ def _notes(tune):
 
 
 def test_warnings_sound_at_the_piezos_resonance_and_the_happy_tunes_do_not():
-    """Defect 8: the warnings were 150-200 Hz, where a 2-4 kHz piezo is quietest."""
+    """The warnings were 150-200 Hz, where a 2-4 kHz piezo is quietest."""
     for tune in sound.WARNINGS:
         assert all(2000 <= f <= 4000 for f in _notes(tune)), tune
     assert len(set(sound.WARNINGS)) == 3

@@ -5,7 +5,6 @@ import json
 import os
 import pty
 import select
-import shlex
 import struct
 import subprocess
 import sys

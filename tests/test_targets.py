@@ -1,5 +1,5 @@
 """Every make target but `test` and `clean`, and every host tool, run as a
-user types them, each in a quick mode on small input (issue 15): none can
+user types them, each in a quick mode on small input: none can
 break unnoticed again (`make bench` once failed at once for a newcomer).
 
 Each test asserts what the user would see: the screen, the lines printed,
@@ -40,6 +40,7 @@ ELSEWHERE = {
     "test": None, "clean": None, "all": None,          # all is test
     "venv": ("Makefile", "test: $(STAMP)"),             # every make run builds or checks it
     "check-mpy": ("Makefile", "check-mpy\n"), "typecheck": ("Makefile", "typecheck\n"),
+    "lint": ("Makefile", "lint\n"),
     "test-mp": ("Makefile", "test-mp\n"), "emu-deps": ("Makefile", "emu-deps\n"),
     "emu2350-deps": ("Makefile", "emu2350-deps\n"),
     "test-py": ("Makefile", "test-py\n"), "test-emu": ("Makefile", "--dist worksteal tests/emu tests/emu2350"),
@@ -141,7 +142,7 @@ def test_make_help_lists_every_target_and_the_parts_of_make_test():
         assert re.search(r"\bmake %s\b" % re.escape(target), out), target
     parts = out[out.index("parts of make test"):]
     parts = parts[:parts.index("make package-json")]
-    for t in ("check-mpy", "typecheck", "test-mp", "emu-deps", "test-py", "test-emu"):
+    for t in ("check-mpy", "typecheck", "lint", "test-mp", "emu-deps", "test-py", "test-emu"):
         assert "make " + t in parts, (t, parts)
     assert "make monitor" in out and "FILE=game.log" in out
     assert ".venv/bin/python -m sim --help" in out     # a command that works as typed
@@ -406,7 +407,7 @@ def test_brightness_tool():
 def test_make_refcard(tmp_path):
     """The reference card a table prints, written where the builder asks."""
     out = tmp_path / "my card"
-    p = ok(make("refcard", 'ARGS=--out "%s"' % out))
+    ok(make("refcard", 'ARGS=--out "%s"' % out))
     assert (tmp_path / "my card.png").stat().st_size > 1000
     assert (tmp_path / "my card.pdf").read_bytes()[:4] == b"%PDF"
 

@@ -17,7 +17,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BOARDS = os.path.join(REPO, "boards")
 NAMES = sorted(f[:-5] for f in os.listdir(BOARDS) if f.endswith(".json"))
 
-_spec = importlib.util.spec_from_file_location("cheesebox_wiring", os.path.join(REPO, "host_tools", "builder", "wiring.py"))
+_spec = importlib.util.spec_from_file_location("cheesebox_wiring",
+                                               os.path.join(REPO, "host_tools", "builder", "wiring.py"))
 wiring = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(wiring)
 
@@ -155,7 +156,7 @@ def test_eight_answer_key_stations_get_a_schmitt_buffer_each_and_a_grounded_ribb
 
 
 def test_every_dial_has_its_own_ladder():
-    """Defect 5: one shared ladder let a dial between two contacts move the others."""
+    """One shared ladder (the wiring first drawn) let a dial between two contacts move the others."""
     board, parts = _parts("pico2-8p")
     assert parts["2 kΩ resistor, 1 %"] == 7 * board.stations
     assert parts["1 kΩ resistor, 1 %"] == 2 * board.stations

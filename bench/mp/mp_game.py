@@ -16,8 +16,8 @@
 #
 # Timed scenario commands are run by sim/drive.py's stepping loop (the one the
 # simulator uses), which yields after each box.step(); roll/answer lines are
-# handled inline, without the scenario module (it is no part of the firmware). bench.py checks the result matches a plain
-# run_script of the same scenario.
+# handled inline, without the scenario module (it is no part of the firmware).
+# bench.py checks the result matches a plain run_script of the same scenario.
 import gc
 import sys
 
@@ -86,7 +86,7 @@ def phases():
     yield "base"
     import json
     from cheesebox.board import load_board
-    from cheesebox.box import Box  # noqa: F401  (the firmware's imports)
+    from cheesebox.box import Box
     import cheesemaster.game  # noqa: F401  (the resident game the box boots into)
     yield "after_firmware_imports"
     from cheesemaster.dice import CHOICES, RandomRoller
@@ -102,7 +102,7 @@ def phases():
         board = load_board(json.loads(f.read()), BOARD)
     yield "after_board"
     # What the Pico has: the box on a port (the simulated one stands in for
-    # port_rp2), a random source and the flash for the saved game. Not the
+    # Rp2Port), a random source and the flash for the saved game. Not the
     # simulator's scenario machinery: its parser is no part of the firmware.
     sim = Lean(board, Box, RandomRoller, SeededRandom(1), Store, SimFS, SimPort)
     sim.box.animate = True

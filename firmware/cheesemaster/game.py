@@ -220,7 +220,6 @@ class CheeseMaster:
     def snapshot(self):
         """The game between rounds, as save.py writes it."""
         c = self.campaign
-        box = self.box
         return {"choice": self.choice, "in_play": list(self.in_play),
                 "match": self.match.snapshot(),
                 "campaign": c.snapshot() if c is not None else None}

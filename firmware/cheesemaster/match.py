@@ -1,6 +1,6 @@
 """One game of Cheese Master: points, wheels, answers, judging, elimination.
 
-Pure bookkeeping, no time and no LEDs: the box (box.py) calls it when a
+Pure bookkeeping, no time and no LEDs: the game (game.py) calls it when a
 press, a penalty or the end of the roll happens, and draws what it reports.
 Stations are numbered 0-7; only joined stations take part.
 """

@@ -1,5 +1,5 @@
 # pyright: reportUndefinedVariable=false
-"""The PIO program that samples the buttons (see port_rp2.py for why).
+"""The PIO program that samples the buttons (see buttons.py for why).
 
 Written in MicroPython's PIO assembler: rp2.asm_pio supplies the names
 (mov, jmp, x, osr, ...) while it assembles, hence the pyright directive.
@@ -33,7 +33,7 @@ def sampler_program(width, kbits):
         in_(osr, kbits)             # 8  counter, low bits
         in_(x, width)               # 9  snapshot
         push(noblock)               # 10 one word; never stalls the count
-        irq(rel(0))                 # 11 wake the CPU (port_rp2.idle sleeps until this)
+        irq(rel(0))                 # 11 wake the CPU (Rp2Port.idle sleeps until this)
         mov(x, osr)                 # 12
         jmp(x_dec, "top")[3]        # 13-16
         jmp("top")

@@ -1,6 +1,6 @@
 """Decoding the button sampler's words into timestamped pin snapshots.
 
-On the Pico a PIO state machine (port_rp2.py) samples the button window
+On the Pico a PIO state machine (buttons.py) samples the button window
 every 16 us and, when the snapshot differs from the last one, pushes ONE
 30-bit word: (loop counter low K bits << W) | W-bit snapshot. A DMA channel
 copies the words to a ring in RAM, so nothing is lost while the CPU has

@@ -1,5 +1,6 @@
 """What brightness the LEDs really go out at, board by board and supply by
-supply (defect 4 of issue 16: the USB pico-4p sat at 19 per mille).
+supply (the USB-powered pico-4p once sat at 19 per mille, too dim to see
+the dimmer colours).
 
 Plays a short game in the simulator (joining screen, rolls, faces, the
 check), feeds every frame the box shows to the firmware's own power limit
@@ -46,7 +47,7 @@ class Meter:
         self.cur = permille
         self.samples = []               # (t_us, per mille on the wire, phase)
         self.phase = "join"
-        self.old = old                  # the rule before issue 16: +40 per mille to brighten
+        self.old = old                  # the old rule: +40 per mille to brighten
 
     def show(self, t_us, chain, rgb, phase=None):
         if phase is not None:

@@ -226,7 +226,8 @@ def pin_rows(board):
                      "inside the button window", "leave unconnected (the PIO samples GP%d-GP%d)"
                      % (board.button_base, board.button_base + board.button_width - 1)))
     if ext:
-        rows.append((PIN_VSYS, "VSYS", "Pico power in", "+5 V rail through a Schottky diode (1N5817), anode at the rail"))
+        rows.append((PIN_VSYS, "VSYS", "Pico power in",
+                     "+5 V rail through a Schottky diode (1N5817), anode at the rail"))
     else:
         rows.append((PIN_VBUS, "VBUS", "USB 5 V out", "+5 V LED rail (LED chains, 74AHCT125 VCC)"))
     rows.append((PIN_GND, "GND", "common ground", "GND rail: supply −, LED chains, 74AHCT125, buttons, piezo"))
@@ -267,7 +268,9 @@ def pin_table(board):
 
 def seg_name(seg):
     kind, i = seg[0], seg[1]
-    return "die %d" % (i + 1) if kind == "die" else ("station %d's track" % (i + 1) if kind == "track" else "spare pixels")
+    if kind == "die":
+        return "die %d" % (i + 1)
+    return "station %d's track" % (i + 1) if kind == "track" else "spare pixels"
 
 
 # -- SVG ---------------------------------------------------------------------------
@@ -419,10 +422,6 @@ class Svg:
     def arrow(self, x, y, direction, color, size=5):
         s = size if direction == "right" else -size
         self.path([(x - s, y - size), (x, y), (x - s, y + size)], color, 2)
-
-
-def est_width(s, size):
-    return len(s) * size * 0.6
 
 
 def row_y(p):

@@ -23,7 +23,7 @@ class PortError(Exception):
 def _serial():
     try:
         import serial
-        import serial.tools.list_ports  # noqa: F401
+        import serial.tools.list_ports
     except ImportError as e:
         raise PortError("reading a board needs pyserial (pip install pyserial; mpremote brings it): %s" % e)
     return serial

@@ -31,7 +31,7 @@ class Manifest:
                "package": self._package, "data": self._data, "__builtins__": {}}
         try:
             code = compile(self.path.read_text(), str(self.path), "exec")
-            exec(code, env)  # noqa: S102  (our own declarative file)
+            exec(code, env)  # our own declarative file
         except ManifestError:
             raise
         except Exception as e:

@@ -262,7 +262,8 @@ VERSION_CODE = "\n".join([
     "try:\n from cheesebox.version import VERSION as _v\nexcept Exception:\n _v = None",
     "_m = getattr(sys.implementation, '_machine', '')",
     "_c = 'rp2350' if 'RP2350' in _m else 'rp2040' if 'RP2040' in _m else None",
-    "print('board firmware:', _v, 'micropython:', '.'.join(str(x) for x in sys.implementation.version[:3]), 'chip:', _c)",
+    "print('board firmware:', _v, 'micropython:', '.'.join(str(x) for x in sys.implementation.version[:3]),"
+    " 'chip:', _c)",
 ])
 TESTED_MICROPYTHON = (1, 28, 0)         # firmware/main.py's TESTED
 
@@ -347,8 +348,8 @@ def run_mpremote(port: str, args: list[str]) -> str:
 
 
 def tail(text: str, n: int = 15) -> str:
-    lines = [l for l in text.strip().splitlines() if l.strip()]
-    return "\n".join("  " + l for l in lines[-n:])
+    lines = [ln for ln in text.strip().splitlines() if ln.strip()]
+    return "\n".join("  " + ln for ln in lines[-n:])
 
 
 # -- 4. verification ---------------------------------------------------------

@@ -29,7 +29,7 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from cheesonomics import cardfile  # noqa: E402
-from sim.cheesonomics import bot, driver
+from sim.cheesonomics import bot, driver  # noqa: E402
 from sim.cheesonomics.engine import Game  # noqa: E402
 from sim.rng import SeededRandom  # noqa: E402
 
@@ -184,7 +184,8 @@ def print_report(cards, results, out=sys.stdout):
     worst_mk = max(results, key=lambda r: market_fair(r, zm)[1])
     w("Seats: %s (largest deviation %.1f standard errors, %s %d players; chance alone: up to %.1f)\n" % (
         "fair" if seats_ok else "NOT fair", seat_fair(worst_seat, zs)[1], worst_seat["variant"], worst_seat["n"], zs))
-    w("Market card list: %s (largest country deviation %.1f standard errors, %s %d players; chance alone: up to %.1f)\n" % (
+    w("Market card list: %s (largest country deviation %.1f standard errors, %s %d players;"
+      " chance alone: up to %.1f)\n" % (
         "fair" if market_ok else "NOT fair", market_fair(worst_mk, zm)[1], worst_mk["variant"], worst_mk["n"], zm))
     w("Most money paid out in one game: %d (the 120 banknotes hold 460)\n" % max(r["bank_max"] for r in results))
     return seats_ok, market_ok
@@ -199,7 +200,6 @@ def plot(cards, results, path):
     variants = sorted(set(r["variant"] for r in results), key=lambda v: v != "basic")
     counts = sorted(set(r["n"] for r in results))
     a = ax[0][0]
-    width = 0.8 / max(1, len(variants))
     for vi, v in enumerate(variants):
         for n in counts:
             r = [x for x in results if x["n"] == n and x["variant"] == v]

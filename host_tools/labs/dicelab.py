@@ -298,7 +298,8 @@ def plot(rows, path, source):
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="dicelab.py", description=__doc__.split("\n")[0],
                                  epilog="Exit codes: 0 done, 2 bad dice file or plot path.")
-    ap.add_argument("--dice", metavar="FILE", help="a dice file (docs: the dice file format); default: the box's default dice")
+    ap.add_argument("--dice", metavar="FILE",
+                    help="a dice file (docs: the dice file format); default: the box's default dice")
     ap.add_argument("--plot", metavar="OUT.png", help="bar charts of every selection (matplotlib)")
     ap.add_argument("--json", action="store_true", help="print the numbers as JSON instead of tables")
     args = ap.parse_args(argv)

@@ -20,7 +20,9 @@ def rows(cards):
     from cheesonomics import entry as E
     from cheesonomics.game import COUNTRY_RGB
     acts = [(str(k), E.ACTION_NAMES[k] + (" (final turns only)" if k == 0 else "")) for k in (1, 2, 3, 4, 0)]
-    nums = lambda names: [(str(i + 1), names[i]) for i in range(len(names))]
+
+    def nums(names):
+        return [(str(i + 1), names[i]) for i in range(len(names))]
     dies = ["die %d" % (i + 1) for i in range(5)]
     countries = [(str(i + 1), "%s (%s)" % (cards.countries[i], dies[i])) for i in range(5)]
     signs = [(str(i + 1), "%d up | %d on the back" % E.KIND_CODES[i]) for i in range(len(E.KIND_CODES))]

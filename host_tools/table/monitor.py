@@ -109,106 +109,134 @@ class Referee:
         return EL.ticks_diff_f(EL.grab_ms(ev), self.reveal_t)
 
     def _event(self, ev):
-        name = ev["ev"]
-        p = ev.get("p")
-        if name == "boot":
-            self.board = ev["board"]
-            self.state = "booted" + (": a saved game is offered (ROLL resumes)" if ev["resume"] else "")
-            self._note("box started (%s)" % ev["board"])
-        elif name == "join":
-            self.state = "joining"
-            self._note("%s joins" % p)
-        elif name == "leave":
-            self._note("%s leaves" % p)
-        elif name == "game":
-            self.games += 1
-            self.players = list(ev["players"])
-            self.points = dict((q, 7) for q in self.players)
-            self.dice = list(ev["dice"])
-            self.campaign = ev["campaign"]
-            self.out, self.winner, self.marked, self.lost = [], None, None, {}
-            self._new_round(0)
-            self.state = "game %d: ready to roll" % self.games
-            self._note("game %d: %s" % (self.games, ", ".join(self.players)))
-        elif name == "resume":
-            self.points = dict(ev["points"])
-            self.players = sorted(self.points)
-            self.out = [q for q, n in self.points.items() if n == 0]
-            self._new_round(ev["round"])
-            self.state = "resumed after round %d" % ev["round"]
-            self._note("the saved game goes on after round %d" % ev["round"])
-        elif name == "roll":
-            self._new_round(ev["round"])
-            self.marked = None
-            self.state = "round %d: the dice tumble" % ev["round"]
-            self._note("round %d: roll" % ev["round"])
-        elif name == "faces":
-            self.faces = list(ev["faces"])
-            self.left = ev["left"]
-            self.reveal_t = ev["t"]
-            self.state = "round %d: grab!" % self.round
-            self._note("faces: %s = %s" % (" ".join(self.faces), self._count()))
-        elif name == "press":
-            self.presses[p] = ev
-        elif name == "grab":
-            ms = self._after_reveal(ev)
-            gap = "first"
-            if self.last_grab is not None:
-                gap = "+" + _ms(EL.ticks_diff(ev["t_us"], self.last_grab["t_us"]) / 1000.0)
-            self.last_grab = ev
-            self.grabs.append((p, ms, gap, ev["plate"]))
-            self.timeline.append((ms, p, "grab #%d" % len(self.grabs)))
-            self._note("%s grabs (#%d)%s" % (p, len(self.grabs),
-                                             "" if ms is None else ", %s after the reveal" % _ms(ms)))
-        elif name == "false_start":
-            self.timeline.append((None, p, "false start (the dice still tumbled)"))
-            self._note("%s false start" % p)
-        elif name == "refused":
-            press = self.presses.get(p)
-            ms = self._after_reveal(press) if press else None
-            self.timeline.append((ms, p, "refused: no plate placed (-1)"))
-            self._lose(p, 1)
-            self._note("%s refused (no plate): -1" % p)
-        elif name == "penalty":
-            self.timeline.append((None, p, "penalty: %d -> %d" % (self.points.get(p, 0), ev["points"])))
-            self.points[p] = ev["points"]
-            if ev["points"] == 0 and p not in self.out:
-                self.out.append(p)
-            self._note("%s penalty: now %d" % (p, ev["points"]))
-        elif name in ("own_up", "take_back"):
-            self.timeline.append((None, p, "owns up: card wrong" if name == "own_up" else "takes it back"))
-            self._note("%s %s" % (p, "owns up" if name == "own_up" else "takes the own-up back"))
-        elif name == "score":
-            self.result = ev["result"]
-            self.lost = dict(ev["lost"])
-            self.points = dict(ev["points"])
-            self.out = list(ev["out"])
-            no_wheel = [q for q, n in self.lost.items() if n == 1 and not any(g[0] == q for g in self.grabs)]
-            self.marked = no_wheel[0] if no_wheel and no_wheel[0] not in self.out else None
-            self.state = "round %d %s" % (ev["round"], {"scored": "scored", "replay": "is a tie: replayed",
-                                                         "gameover": "scored: game over"}[ev["result"]])
-            lost = ", ".join("%s -%d" % (q, n) for q, n in sorted(self.lost.items())) or "nobody"
-            self._note("round %d %s; lost: %s" % (ev["round"], ev["result"], lost))
-        elif name == "winner":
-            self.winner = p
-            self.out = list(ev["out"])
-            self.marked = None
-            self.state = "game over: %s wins" % p
-            self._note("%s wins" % p)
-        elif name in ("stuck", "unstuck"):
-            self._note("%s %s" % (ev["input"], "stuck: ignored until let go" if name == "stuck" else "let go"))
-        elif name == "discard":
-            self._note("saved game dropped")
-        elif name == "error":
-            self._note("box error: %s%s" % (ev["what"], (": " + ev["line"]) if "line" in ev else ""))
-        elif name == "watchdog":
-            self._note("watchdog reset after %d ms" % ev["hung_ms"])
-        elif name == "state":
-            self.state = "box state: %s" % ev["state"]
-            if ev["points"]:
-                self.points = dict(ev["points"])
+        """Follow one event: its _ev_<name> method, else a line naming it."""
+        handler = getattr(self, "_ev_" + ev["ev"], None)
+        if handler is None:
+            self._note(ev["ev"])
         else:
-            self._note(name)
+            handler(ev, ev.get("p"))
+
+    # -- one method an event: (the event, its player or None) -------------------
+    def _ev_boot(self, ev, p):
+        self.board = ev["board"]
+        self.state = "booted" + (": a saved game is offered (ROLL resumes)" if ev["resume"] else "")
+        self._note("box started (%s)" % ev["board"])
+
+    def _ev_join(self, ev, p):
+        self.state = "joining"
+        self._note("%s joins" % p)
+
+    def _ev_leave(self, ev, p):
+        self._note("%s leaves" % p)
+
+    def _ev_game(self, ev, p):
+        self.games += 1
+        self.players = list(ev["players"])
+        self.points = dict((q, 7) for q in self.players)
+        self.dice = list(ev["dice"])
+        self.campaign = ev["campaign"]
+        self.out, self.winner, self.marked, self.lost = [], None, None, {}
+        self._new_round(0)
+        self.state = "game %d: ready to roll" % self.games
+        self._note("game %d: %s" % (self.games, ", ".join(self.players)))
+
+    def _ev_resume(self, ev, p):
+        self.points = dict(ev["points"])
+        self.players = sorted(self.points)
+        self.out = [q for q, n in self.points.items() if n == 0]
+        self._new_round(ev["round"])
+        self.state = "resumed after round %d" % ev["round"]
+        self._note("the saved game goes on after round %d" % ev["round"])
+
+    def _ev_roll(self, ev, p):
+        self._new_round(ev["round"])
+        self.marked = None
+        self.state = "round %d: the dice tumble" % ev["round"]
+        self._note("round %d: roll" % ev["round"])
+
+    def _ev_faces(self, ev, p):
+        self.faces = list(ev["faces"])
+        self.left = ev["left"]
+        self.reveal_t = ev["t"]
+        self.state = "round %d: grab!" % self.round
+        self._note("faces: %s = %s" % (" ".join(self.faces), self._count()))
+
+    def _ev_press(self, ev, p):
+        self.presses[p] = ev
+
+    def _ev_grab(self, ev, p):
+        ms = self._after_reveal(ev)
+        gap = "first"
+        if self.last_grab is not None:
+            gap = "+" + _ms(EL.ticks_diff(ev["t_us"], self.last_grab["t_us"]) / 1000.0)
+        self.last_grab = ev
+        self.grabs.append((p, ms, gap, ev["plate"]))
+        self.timeline.append((ms, p, "grab #%d" % len(self.grabs)))
+        self._note("%s grabs (#%d)%s" % (p, len(self.grabs),
+                                         "" if ms is None else ", %s after the reveal" % _ms(ms)))
+
+    def _ev_false_start(self, ev, p):
+        self.timeline.append((None, p, "false start (the dice still tumbled)"))
+        self._note("%s false start" % p)
+
+    def _ev_refused(self, ev, p):
+        press = self.presses.get(p)
+        ms = self._after_reveal(press) if press else None
+        self.timeline.append((ms, p, "refused: no plate placed (-1)"))
+        self._lose(p, 1)
+        self._note("%s refused (no plate): -1" % p)
+
+    def _ev_penalty(self, ev, p):
+        self.timeline.append((None, p, "penalty: %d -> %d" % (self.points.get(p, 0), ev["points"])))
+        self.points[p] = ev["points"]
+        if ev["points"] == 0 and p not in self.out:
+            self.out.append(p)
+        self._note("%s penalty: now %d" % (p, ev["points"]))
+
+    def _ev_own_up(self, ev, p):
+        own_up = ev["ev"] == "own_up"
+        self.timeline.append((None, p, "owns up: card wrong" if own_up else "takes it back"))
+        self._note("%s %s" % (p, "owns up" if own_up else "takes the own-up back"))
+
+    _ev_take_back = _ev_own_up
+
+    def _ev_score(self, ev, p):
+        self.result = ev["result"]
+        self.lost = dict(ev["lost"])
+        self.points = dict(ev["points"])
+        self.out = list(ev["out"])
+        no_wheel = [q for q, n in self.lost.items() if n == 1 and not any(g[0] == q for g in self.grabs)]
+        self.marked = no_wheel[0] if no_wheel and no_wheel[0] not in self.out else None
+        self.state = "round %d %s" % (ev["round"], {"scored": "scored", "replay": "is a tie: replayed",
+                                                     "gameover": "scored: game over"}[ev["result"]])
+        lost = ", ".join("%s -%d" % (q, n) for q, n in sorted(self.lost.items())) or "nobody"
+        self._note("round %d %s; lost: %s" % (ev["round"], ev["result"], lost))
+
+    def _ev_winner(self, ev, p):
+        self.winner = p
+        self.out = list(ev["out"])
+        self.marked = None
+        self.state = "game over: %s wins" % p
+        self._note("%s wins" % p)
+
+    def _ev_stuck(self, ev, p):
+        self._note("%s %s" % (ev["input"], "stuck: ignored until let go" if ev["ev"] == "stuck" else "let go"))
+
+    _ev_unstuck = _ev_stuck
+
+    def _ev_discard(self, ev, p):
+        self._note("saved game dropped")
+
+    def _ev_error(self, ev, p):
+        self._note("box error: %s%s" % (ev["what"], (": " + ev["line"]) if "line" in ev else ""))
+
+    def _ev_watchdog(self, ev, p):
+        self._note("watchdog reset after %d ms" % ev["hung_ms"])
+
+    def _ev_state(self, ev, p):
+        self.state = "box state: %s" % ev["state"]
+        if ev["points"]:
+            self.points = dict(ev["points"])
 
     def _lose(self, p, n):
         if p in self.points:
@@ -236,12 +264,32 @@ class Referee:
     def render(self, console=None):
         """The screen. With a console, the log gets the rows the rest leaves
         on the terminal (an 80x24 terminal still shows the round and players)."""
-        from rich import box
         from rich.console import Group
         from rich.panel import Panel
-        from rich.table import Table
         from rich.text import Text
 
+        head = self._head()
+        round_panel = self._round_panel()
+        scores = self._scores()
+        foot = Text("%d events, %d console lines, %d lines not understood"
+                    % (self.events, self.noise, self.unknown), style="dim")
+        rows = list(self.feed)
+        if console is not None:
+            used = len(console.render_lines(Group(head, round_panel, scores, foot), console.options,
+                                            pad=False))
+            room = max(1, console.height - used - 2)
+            rows = rows[-room:]
+        feed = Text()
+        styles = {"status": "bold yellow", "unknown": "magenta", "console": "dim", "event": ""}
+        for kind, text in rows:
+            prefix = {"unknown": "? ", "console": "> ", "status": "! "}.get(kind, "  ")
+            feed.append(prefix + text + "\n", style=styles[kind])
+        feed.rstrip()
+        return Group(head, round_panel, scores, Panel(feed, title="log", title_align="left"), foot)
+
+    def _head(self):
+        """The board, the game and the box's state."""
+        from rich.text import Text
         head = Text()
         head.append("Cheese Box referee", style="bold")
         head.append("  board %s" % (self.board or "?"))
@@ -254,7 +302,15 @@ class Referee:
         head.append("\n" + self.state, style="bold cyan")
         if self.dice:
             head.append("\ndice: " + ", ".join(self.dice), style="dim")
+        return head
 
+    def _round_panel(self):
+        """This round: the faces, the grabs in order, and what else happened since the roll."""
+        from rich import box
+        from rich.console import Group
+        from rich.panel import Panel
+        from rich.table import Table
+        from rich.text import Text
         rnd = Text()
         if self.faces is None:
             rnd.append("faces: (not shown yet)")
@@ -272,15 +328,21 @@ class Referee:
         parts = [rnd, grabs]
         others = [(ms, p, what) for ms, p, what in self.timeline if not what.startswith("grab #")]
         if others:
-            t = Table(title="also since the roll", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+            t = Table(title="also since the roll", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
+                      show_edge=False)
             t.add_column("player")
             t.add_column("what")
             t.add_column("after the reveal", justify="right")
             for ms, p, what in others:
                 t.add_row(self._who(p), what, "-" if ms is None else _ms(ms))
             parts.append(t)
-        round_panel = Panel(Group(*parts), title="round %d" % self.round, title_align="left")
+        return Panel(Group(*parts), title="round %d" % self.round, title_align="left")
 
+    def _scores(self):
+        """The players: points as the score LEDs show them, last round's loss, notes."""
+        from rich import box
+        from rich.table import Table
+        from rich.text import Text
         scores = Table(title="players", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
         for col in ("player", "points", "", "last round", "note"):
             scores.add_column(col)
@@ -300,21 +362,7 @@ class Referee:
             lost = self.lost.get(p)
             scores.add_row(self._who(p), str(pts), track, "-%d" % lost if lost else "",
                            ", ".join(note))
-        foot = Text("%d events, %d console lines, %d lines not understood"
-                    % (self.events, self.noise, self.unknown), style="dim")
-        rows = list(self.feed)
-        if console is not None:
-            used = len(console.render_lines(Group(head, round_panel, scores, foot), console.options,
-                                            pad=False))
-            room = max(1, console.height - used - 2)
-            rows = rows[-room:]
-        feed = Text()
-        styles = {"status": "bold yellow", "unknown": "magenta", "console": "dim", "event": ""}
-        for kind, text in rows:
-            prefix = {"unknown": "? ", "console": "> ", "status": "! "}.get(kind, "  ")
-            feed.append(prefix + text + "\n", style=styles[kind])
-        feed.rstrip()
-        return Group(head, round_panel, scores, Panel(feed, title="log", title_align="left"), foot)
+        return scores
 
     def _who(self, p):
         from rich.text import Text

@@ -84,7 +84,8 @@ def status(box, r, head, lines):
         return
     c = r.get("campaign")
     if c is not None:
-        head.append(Text("campaign game %d%s" % (c["game"], " (tie-break)" if box.game.campaign.tiebreak else "")))
+        tie = " (tie-break)" if box.game.campaign.tiebreak else ""
+        head.append(Text("campaign game %d%s" % (c["game"], tie)))
     else:
         head.append(Text("game %d" % r["games"]))
     head.append(Text("rounds %d" % r["rounds"]))

@@ -63,6 +63,70 @@ def _enter(sim, s, values):
     sim.press(s)
 
 
+def _variant(sim, g, args):
+    if len(args) != 1 or args[0] not in ("basic", "advanced"):
+        raise ScriptError("usage: variant basic|advanced")
+    if g.state_name() != "variant":
+        raise ScriptError("variant: the box is not choosing the variant (state %s)" % g.state_name())
+    if g.advanced != (args[0] == "advanced"):
+        sim.press(g.stations[0])
+    sim.press(8)
+    while sim.box.state_name() == "layout":
+        sim.press(8)                # the table lays out a sector of market cards: next
+
+
+def _values(rest):
+    """`enter Pn VALUE ...`: the values, each 0-7."""
+    try:
+        values = [int(v) for v in rest]
+    except ValueError:
+        raise ScriptError("usage: enter Pn VALUE ... (0-7)")
+    if not values or any(not 0 <= v <= 7 for v in values):
+        raise ScriptError("usage: enter Pn VALUE ... (0-7)")
+    return values
+
+
+def _collect(rest, c):
+    if len(rest) != 1:
+        raise ScriptError("usage: collect Pn ANIMAL|PLACE (e.g. collect P1 goat, collect P1 red)")
+    w = rest[0].lower()
+    if w in [a.lower() for a in c.animals]:
+        return [1, _index(c.animals, w, "animal")]
+    return [2, _index(c.places, w, "a milk type (animal or place)")]
+
+
+def _sell(g, rest, c):
+    """`sell Pn ANIMAL COUNTRY PIECES [forbid MARK] [exchange ...]`: the values keyed."""
+    if len(rest) < 3:
+        raise ScriptError("usage: sell Pn ANIMAL COUNTRY PIECES [forbid MARK] "
+                          "[exchange COUNTRY-SIGNS COUNTRY SIGNS]")
+    values = [4, _index(c.animals, rest[0], "animal"), _index(c.countries, rest[1], "country")]
+    if not rest[2].isdigit():
+        raise ScriptError("sell: pieces must be 1-3, got %r" % rest[2])
+    values.append(int(rest[2]))
+    extra = rest[3:]
+    if not g.advanced:
+        if extra:
+            raise ScriptError("sell: forbid and exchange are for the advanced variant")
+        return values
+    mark = 0
+    swap = [0]
+    while extra:
+        if extra[0] == "forbid" and len(extra) >= 2:
+            mark = _index(c.marks, extra[1], "mark")
+            extra = extra[2:]
+        elif extra[0] == "exchange" and len(extra) >= 3:
+            # the sold country's market card by its signs, then the card laid
+            swap = [_kind(extra[1]), _index(c.countries, extra[2], "country"), _kind(extra[3])] \
+                if len(extra) >= 4 else None
+            if swap is None:
+                raise ScriptError("usage: exchange SIGNS COUNTRY SIGNS (exchange 1|2 Italy 2|1)")
+            extra = extra[4:]
+        else:
+            raise ScriptError("sell: after the pieces: forbid MARK, exchange SIGNS COUNTRY SIGNS")
+    return values + [mark] + swap
+
+
 def run(sim, cmd, args, player):
     """One command; `player(tok)` turns "P2" into station 1 (ScriptError-free
     checks are the caller's)."""
@@ -71,28 +135,14 @@ def run(sim, cmd, args, player):
         raise ScriptError("%s: no Cheesonomics game on the box (state %s)" % (cmd, box.state_name()))
     g = box.game
     if cmd == "variant":
-        if len(args) != 1 or args[0] not in ("basic", "advanced"):
-            raise ScriptError("usage: variant basic|advanced")
-        if g.state_name() != "variant":
-            raise ScriptError("variant: the box is not choosing the variant (state %s)" % g.state_name())
-        if g.advanced != (args[0] == "advanced"):
-            sim.press(g.stations[0])
-        sim.press(8)
-        while box.state_name() == "layout":
-            sim.press(8)                # the table lays out a sector of market cards: next
+        _variant(sim, g, args)
         return
     if not args:
         raise ScriptError("usage: %s Pn ..." % cmd)
     s = player(args[0])
     rest = args[1:]
     if cmd == "enter":
-        try:
-            values = [int(v) for v in rest]
-        except ValueError:
-            raise ScriptError("usage: enter Pn VALUE ... (0-7)")
-        if not values or any(not 0 <= v <= 7 for v in values):
-            raise ScriptError("usage: enter Pn VALUE ... (0-7)")
-        _enter(sim, s, values)
+        _enter(sim, s, _values(rest))
         return
     c = _cards()
     if cmd == "undo":
@@ -113,42 +163,9 @@ def run(sim, cmd, args, player):
             raise ScriptError("usage: produce Pn CARDS")
         _enter(sim, s, [3, int(rest[0])])
     elif cmd == "collect":
-        if len(rest) != 1:
-            raise ScriptError("usage: collect Pn ANIMAL|PLACE (e.g. collect P1 goat, collect P1 red)")
-        w = rest[0].lower()
-        if w in [a.lower() for a in c.animals]:
-            _enter(sim, s, [1, _index(c.animals, w, "animal")])
-        else:
-            _enter(sim, s, [2, _index(c.places, w, "a milk type (animal or place)")])
+        _enter(sim, s, _collect(rest, c))
     elif cmd == "sell":
-        if len(rest) < 3:
-            raise ScriptError("usage: sell Pn ANIMAL COUNTRY PIECES [forbid MARK] "
-                              "[exchange COUNTRY-SIGNS COUNTRY SIGNS]")
-        values = [4, _index(c.animals, rest[0], "animal"), _index(c.countries, rest[1], "country")]
-        if not rest[2].isdigit():
-            raise ScriptError("sell: pieces must be 1-3, got %r" % rest[2])
-        values.append(int(rest[2]))
-        extra = rest[3:]
-        if g.advanced:
-            mark = 0
-            swap = [0]
-            while extra:
-                if extra[0] == "forbid" and len(extra) >= 2:
-                    mark = _index(c.marks, extra[1], "mark")
-                    extra = extra[2:]
-                elif extra[0] == "exchange" and len(extra) >= 3:
-                    # the sold country's market card by its signs, then the card laid
-                    swap = [_kind(extra[1]), _index(c.countries, extra[2], "country"), _kind(extra[3])] \
-                        if len(extra) >= 4 else None
-                    if swap is None:
-                        raise ScriptError("usage: exchange SIGNS COUNTRY SIGNS (exchange 1|2 Italy 2|1)")
-                    extra = extra[4:]
-                else:
-                    raise ScriptError("sell: after the pieces: forbid MARK, exchange SIGNS COUNTRY SIGNS")
-            values += [mark] + swap
-        elif extra:
-            raise ScriptError("sell: forbid and exchange are for the advanced variant")
-        _enter(sim, s, values)
+        _enter(sim, s, _sell(g, rest, c))
 
 
 def result(box):

@@ -203,12 +203,11 @@ class Game(Turns):
         price = self.price(country)
         if price == 0:
             raise RuleError("%s is not on the market" % self.cards.countries[country])
-        own = self.own[p]
         if not self.advanced:
             if action is not None or replace is not None:
                 raise RuleError("special marks and exchanges are for the advanced variant")
         else:
-            own = self._check_extras(p, country, cards, action, replace)
+            self._check_extras(p, country, cards, action, replace)
         for c in cards:
             self.table[p].remove(c)
             self.sold[p].append(c)

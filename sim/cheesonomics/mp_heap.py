@@ -13,7 +13,7 @@ import gc
 gc.collect()
 base = gc.mem_alloc()
 from cheesonomics import cardfile  # noqa: E402
-from sim.cheesonomics import engine, bot, driver
+from sim.cheesonomics import engine, bot, driver  # noqa: E402
 from sim.rng import SeededRandom  # noqa: E402
 
 gc.collect()

@@ -11,8 +11,6 @@ never reaches the main screen or its scrollback, which keep only what the
 whole table sees (the hand-over prompts and what each turn did). Piped
 output (no terminal) stays plain text. Typed commands are listed by `help`.
 """
-import sys
-
 from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
@@ -111,7 +109,8 @@ class UI:
     def show_table(self):
         g = self.g
         c = g.cards
-        m = Table(title="Market (deck: %d card%s%s)" % (g.deck_count(), "" if g.deck_count() == 1 else "s", ", final turns" if g.final_turns() else ""),
+        m = Table(title="Market (deck: %d card%s%s)" % (g.deck_count(), "" if g.deck_count() == 1 else "s",
+                                                         ", final turns" if g.final_turns() else ""),
                   show_header=True, expand=False)
         for s in range(3):
             m.add_column("sector %d" % (s + 1))

@@ -154,7 +154,6 @@ class Script:
 
     def line(self, w):
         cmd = w[0].lower()
-        c = self.cards
         if cmd == "players":
             self._header(w)
             self._args(w, 2)
@@ -321,7 +320,8 @@ class Script:
         g = self.g
         c = self.cards
         if len(rest) < 2:
-            raise ScenarioError("sell ANIMAL COUNTRY [N | CARD ...] [forbid MARK | reserve M | trade Pn M M] [exchange POS M A|B]")
+            raise ScenarioError("sell ANIMAL COUNTRY [N | CARD ...] [forbid MARK | reserve M | trade Pn M M]"
+                                " [exchange POS M A|B]")
         a = N.animal(rest[0], c)
         k = N.country(rest[1], c)
         i = 2
@@ -365,8 +365,8 @@ class Script:
                            N.number(rest[i + 2], 1, 25, "market card") - 1, 0 if side == "A" else 1)
                 i += 4
             else:
-                raise ScenarioError("after the pieces: forbid MARK, reserve M, trade Pn M M or exchange POS M A|B, not %r"
-                                    % rest[i])
+                raise ScenarioError("after the pieces: forbid MARK, reserve M, trade Pn M M or exchange POS M A|B,"
+                                    " not %r" % rest[i])
         return ("sell", a, k, pieces), (action, replace)
 
     # -- expectations -------------------------------------------------------

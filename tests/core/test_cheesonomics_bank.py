@@ -3,7 +3,7 @@
 # the knives, the pieces produced and sold, the turns and the bonuses.
 import json
 
-from cheesokit import (COW, GOAT, SHEEP, BUFFALO, CAMEL, RED, FRANCE, ITALY, SWISS, DUTCH, GREECE,
+from cheesokit import (COW, GOAT, SHEEP, BUFFALO, CAMEL, RED, FRANCE, ITALY, SWISS, GREECE,
                        TROWEL, HORN, refused)
 from cheesonomics.bank import Bank, restore
 from cheesonomics.cardfile import NONE

@@ -10,7 +10,8 @@ def _three():
     g = new_game(3)
     set_hand(g, 0, [card(COW, RED), card(COW, BLUE), card(GOAT, RED), card(SHEEP, GREEN), card(CAMEL, PURPLE)])
     set_hand(g, 1, [card(COW, GREEN), card(GOAT, BLUE), card(GOAT, GREEN), card(SHEEP, RED), card(BUFFALO, BLUE)])
-    set_hand(g, 2, [card(GOAT, YELLOW), card(SHEEP, YELLOW), card(SHEEP, BLUE), card(BUFFALO, RED), card(BUFFALO, YELLOW)])
+    set_hand(g, 2, [card(GOAT, YELLOW), card(SHEEP, YELLOW), card(SHEEP, BLUE), card(BUFFALO, RED),
+                    card(BUFFALO, YELLOW)])
     return g
 
 

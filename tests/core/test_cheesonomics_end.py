@@ -3,7 +3,7 @@
 # each animal, tie-break on more different types, still tied: both) and the
 # winner.
 from cheesokit import (COW, GOAT, SHEEP, RED, YELLOW, GREEN, BLUE, refused as _refused)
-from sim.cheesonomics.arrange import card, deck_left, move, new_game, set_hand
+from sim.cheesonomics.arrange import card, deck_left, move, new_game
 
 
 def _produce_all_of_first_animal(g):

@@ -1,5 +1,5 @@
 # The sampler-word decoder: a word's time depends only on the poll that reads
-# it, so buttons work after any time without a press (issue 7: the anchor used
+# it, so buttons work after any time without a press (the anchor used
 # to go wrong after 2**29 us, ~9 minutes, and presses were stamped in the future).
 # Runs under pytest on CPython and under tests/mp_runner.py on MicroPython.
 from cheesebox import ticks

@@ -1,5 +1,5 @@
 """What real hands do at the table: overlapping presses, hesitations, double
-taps (issue 8). Each test plays the situation through the simulated port."""
+taps. Each test plays the situation through the simulated port."""
 from flowkit import play, fails
 from sim.scenario import run_script
 from sim.scenario import match_of

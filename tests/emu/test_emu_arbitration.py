@@ -1,4 +1,4 @@
-"""Arbitration on the chip (issue 7): two buzzers 20 us apart come out in that
+"""Arbitration on the chip: two buzzers 20 us apart come out in that
 order every time, with and without the 384-pixel dice chain going out;
 presses in the same 16 us sampler loop are a tie, broken both ways."""
 from emu.table import MS, EmuTable

@@ -1,11 +1,9 @@
-"""Boot from the Pico's own flash (issue 7): images built on the host, and
-one real `make flash` through mpremote over the emulated USB (issue 15)."""
-import os
-
+"""Boot from the Pico's own flash: images built on the host, and
+one real `make flash` through mpremote over the emulated USB."""
 from emu.pico import EmulatedPico
 from emu.table import EmuTable
 
-from host_tools.deploy import fsimage  # noqa: E402
+from host_tools.deploy import fsimage
 
 
 def _dice_lit(frame):

@@ -1,14 +1,14 @@
-"""The button sampler's DMA ring and interrupt on the chip (issue 16).
+"""The button sampler's DMA ring and interrupt on the chip.
 
 On the emulated Pico, through the pins and the serial port only:
 - a small DMA segment (main(segment=256) at the REPL): the two chained
   channels switch every 256 words, dozens of times, and every press still
-  comes through (defect 1; the microsecond race itself cannot be timed on the
+  comes through (the microsecond race itself cannot be timed on the
   emulator: tests/test_rp2_dma.py reproduces it with a fake DMA);
 - 8 bouncing buzzers during a save with the flash at the W25Q16JV's maximum
   times (400 ms a 4 KiB erase): every press comes out, in the order and at
-  the times pressed (defect 2);
-- a chattering pin costs no interrupt while the loop is awake (defect 7).
+  the times pressed;
+- a chattering pin costs no interrupt while the loop is awake.
 """
 import random
 

@@ -1,5 +1,5 @@
 """A whole game on the chip and in the simulator: one scenario file, two
-machines, the same event log and the same LED frames (issue 7)."""
+machines, the same event log and the same LED frames."""
 import pytest
 
 from emu.differential import differential, scenario_path

@@ -1,4 +1,4 @@
-"""The box's flash built on the host (host_tools/deploy/fsimage.py, issue 15): the
+"""The box's flash built on the host (host_tools/deploy/fsimage.py): the
 official firmware mounts its LittleFS unchanged, the two agree on the
 geometry, and the one-file UF2 of `make uf2` boots to the joining screen."""
 import hashlib
@@ -43,7 +43,7 @@ def test_firmware_mounts_the_host_image_unchanged_and_boots(image, tmp_path):
     lines = out.split("\n")
     # 4096-byte blocks, 352 of them (1408 KiB), names up to 255 bytes
     assert "V 4096 352 255" in out, out
-    got = {l.split()[1]: l.split()[2] for l in lines if l.startswith("F ")}
+    got = {ln.split()[1]: ln.split()[2] for ln in lines if ln.startswith("F ")}
     tree = tmp_path / "tree"
     fsimage.deploy_tree("pico-4p", tree)
     want = {p.relative_to(tree).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()

@@ -1,4 +1,4 @@
-"""Long idle on the chip (issue 7): after 60, 10 and 20 minutes without a
+"""Long idle on the chip: after 60, 10 and 20 minutes without a
 press the buttons still work. (The sampler decoder used to lose its anchor
 after 2**29 us, ~9 minutes, without a word: presses were stamped in the
 future and ROLL was ignored for minutes; a LED write after 9 minutes waited

@@ -1,4 +1,4 @@
-"""Every press lights its LED within 10 ms on the emulated Pico (issue 15):
+"""Every press lights its LED within 10 ms on the emulated Pico:
 from the buzzer's pin edge to the last changed bit of the station's own LEDs
 on the wire (emu/latency.py; `make bench` gives every kind, max and median).
 

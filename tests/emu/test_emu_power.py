@@ -1,8 +1,6 @@
-"""Flash, power and the watchdog on the chip (issue 7): a press during a save
+"""Flash, power and the watchdog on the chip: a press during a save
 is not lost; a power cut at any point of a save comes back with the last
 complete save; a hung loop is reset by the watchdog and the game resumes."""
-import json
-
 import emu_twins
 from emu.table import EmuTable
 

@@ -1,4 +1,4 @@
-"""Safe boot and a bad board file on the chip (issue 7)."""
+"""Safe boot and a bad board file on the chip."""
 import emu_twins
 from emu.pico import LED_GPIO
 from emu.table import MS, EmuTable

@@ -1,4 +1,4 @@
-"""The bring-up self-test on the emulated Pico, through its pins (issue 16):
+"""The bring-up self-test on the emulated Pico, through its pins:
 each chain lit pixel by pixel as decoded on its data pin, every buzzer,
 ROLL and answer key seen, a stuck and a chattering input flagged, and the
 PC side's checklist made from what the box said."""

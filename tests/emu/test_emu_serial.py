@@ -1,4 +1,4 @@
-"""The USB serial port on the chip (issue 7): a PC that holds the port open
+"""The USB serial port on the chip: a PC that holds the port open
 without reading never stalls the game (MicroPython's CDC write would wait 1 s
 a line), lines that do not fit are counted, and the console takes commands.
 The body is the Pico 2's too (tests/emu_twins.py)."""

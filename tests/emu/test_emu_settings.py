@@ -1,4 +1,4 @@
-"""The table's brightness at joining on the emulated Pico (issue 16, defect 4):
+"""The table's brightness at joining on the emulated Pico:
 ROLL held 0.3 s, then buzzer 1 steps the brightness; the chains' wire bytes
 say it, and after a power cut the box comes back at the new brightness."""
 from emu.table import MS, EmuTable

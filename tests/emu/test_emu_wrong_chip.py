@@ -19,10 +19,10 @@ def test_a_board_file_for_the_other_chip_blinks_error_5(board, chip, said):
         t.run(800)
         t.press(0)                            # a buzzer: nobody joins
         t.run(4900)
-        errors = [l for l in t.lines if l.startswith("cheesebox error")]
-        assert errors and all(l.startswith("cheesebox error 5: " + said) for l in errors), t.lines[-6:]
+        errors = [ln for ln in t.lines if ln.startswith("cheesebox error")]
+        assert errors and all(ln.startswith("cheesebox error 5: " + said) for ln in errors), t.lines[-6:]
         assert not t.events, t.events[:3]                     # no boot: the game never starts
-        assert not any("Traceback" in l for l in t.lines), t.lines[-6:]
+        assert not any("Traceback" in ln for ln in t.lines), t.lines[-6:]
         assert all(not any(t.last_frame(c)) for c in range(len(t.chain_pins)))   # dice dark
         # error code 5 on the Pico's LED from power-up: 5 blinks 500 ms apart, then a pause
         ons = [e[0] for e in t.pico.edges(LED_GPIO) if e[1] == 1]

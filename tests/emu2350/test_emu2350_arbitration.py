@@ -1,4 +1,4 @@
-"""Arbitration on the Pico 2 (issue 18): two buzzers 20 us apart come out in
+"""Arbitration on the Pico 2: two buzzers 20 us apart come out in
 that order, with and without the 384-pixel dice chain going out; two in the
 same 16 us sampler loop are a tie for the last wheel."""
 from emu.table import MS, EmuTable

@@ -1,6 +1,6 @@
-"""The Pico 2 boots the box from its own flash (.mpy) to the joining screen
-(issue 18): from an image built on the host, and, the one real deploy of the
-Pico 2 suite, after `make flash BOARD=pico2-8p PORT=socket://...` through
+"""The Pico 2 boots the box from its own flash (.mpy) to the joining screen:
+from an image built on the host, and, the one real deploy of the Pico 2
+suite, after `make flash BOARD=pico2-8p PORT=socket://...` through
 mpremote over the emulated USB, the emulator paced to the host's clock."""
 import re
 

@@ -1,4 +1,4 @@
-"""Cheesonomics turns keyed with dials on the Pico 2 (issue 18): a long ROLL
+"""Cheesonomics turns keyed with dials on the Pico 2: a long ROLL
 picks the game, three players join, each turn's values are dialled at the
 active station and confirmed with its buzzer; a CPython Bank laid out as the
 chip's market follows the same turns and keeps the same accounts."""

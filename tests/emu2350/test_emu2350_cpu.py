@@ -13,5 +13,5 @@ CHECK = os.path.join(os.path.dirname(os.path.dirname(HERE)), "emu", "rp2350", "c
 def test_the_installed_rp2350js_executes_both_instruction_groups_as_arm_specifies():
     p = subprocess.run(["node", CHECK], capture_output=True, text=True, timeout=60)
     lines = p.stdout.splitlines()
-    assert p.returncode == 0 and len(lines) == 12 and all(l.startswith("ok") for l in lines), \
+    assert p.returncode == 0 and len(lines) == 12 and all(ln.startswith("ok") for ln in lines), \
         p.stdout + p.stderr

@@ -1,5 +1,5 @@
 """The dials' wiring as the harness models it (emu/mux4051.mjs), read by
-MicroPython on the Pico 2 over its serial REPL, the way port_rp2.py reads it:
+MicroPython on the Pico 2 over its serial REPL, the way rp2port/dials.py reads it:
 GP26 follows the 4051's select pins and the selected station's dial; a dial
 between two positions shorts a resistor of its own ladder only."""
 from emu.pico import EmulatedPico

@@ -1,4 +1,4 @@
-"""Cheese Master with answer dials on the Pico 2 (issue 18): a whole game,
+"""Cheese Master with answer dials on the Pico 2: a whole game,
 one scenario file, two machines (the simulator and the emulated chip), the
 same event log and final LED frames; a dial being turned locks where it
 stood when the buzzer went down."""

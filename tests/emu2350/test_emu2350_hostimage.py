@@ -1,4 +1,4 @@
-"""The Pico 2's flash built on the host (host_tools/deploy/fsimage.py, issue 18): the
+"""The Pico 2's flash built on the host (host_tools/deploy/fsimage.py): the
 official RPI_PICO2 firmware mounts its LittleFS unchanged, the two agree on
 the geometry (3 MiB from 0x100000 of the 4 MiB flash), and the one-file UF2
 of `make uf2 BOARD=pico2-8p` boots to the joining screen."""
@@ -45,7 +45,7 @@ def test_the_pico2_mounts_the_host_image_unchanged_and_boots(image, tmp_path):
     assert not err, err
     # 4096-byte blocks, 768 of them (3 MiB), names up to 255 bytes
     assert "V 4096 768 255" in out, out
-    got = {l.split()[1]: l.split()[2] for l in out.split("\n") if l.startswith("F ")}
+    got = {ln.split()[1]: ln.split()[2] for ln in out.split("\n") if ln.startswith("F ")}
     tree = tmp_path / "tree"
     assert fsimage.deploy_tree("pico2-8p", tree) == "rp2350"
     want = {p.relative_to(tree).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()

@@ -1,4 +1,4 @@
-"""The watchdog and power cuts on the Pico 2 (issue 18): the harness rebuilds
+"""The watchdog and power cuts on the Pico 2: the harness rebuilds
 the chip with its flash (and, for the watchdog, its scratch registers and
 reset reason) as rp2350js cannot; the box resumes its saved game. A power cut
 after each flash operation of one save (the Pico's test, the same body:

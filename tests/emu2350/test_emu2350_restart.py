@@ -1,4 +1,4 @@
-"""Ctrl-C, then main() at the REPL, several times on the Pico 2 (issue 18):
+"""Ctrl-C, then main() at the REPL, several times on the Pico 2:
 each start claims DMA channels for the buttons and the LED chains; a
 stopped game must give them back, or a later start finds none left. The
 Pico's test, the same body (tests/emu_twins.py)."""

@@ -1,4 +1,4 @@
-"""The USB serial port on the Pico 2 (issue 18, as tests/emu on the Pico, the
+"""The USB serial port on the Pico 2 (as tests/emu on the Pico, the
 same body: tests/emu_twins.py): a PC that holds the port open without
 reading never stalls the game (MicroPython's CDC write would wait 1 s a
 line), lines that do not fit are counted, and the console takes commands."""

@@ -1,5 +1,5 @@
 """A MicroPython older than the box is tested on, refused with error code 4
-on the Pico 2 (issue 18, the version check of firmware/main.py; the Pico's
+on the Pico 2 (the version check of firmware/main.py; the Pico's
 test, the same body: tests/emu_twins.py)."""
 import emu_twins
 
