@@ -19,6 +19,7 @@ A host module provides (sim/cheesemaster/host.py is the fullest example):
     COMMANDS             its own scenario commands' names
     labels(view, state)  what each of the 6 dice means now (or None: the game has no words)
     in_play(box, d)      die d is in play now (its label is bold)
+    keyed(box, s, k)     what the view says when station s keys (or dials) value k
     station_note(box, s) a word after station s's track in the view, or None
     status(box, r, head, lines)  its parts of the view's status lines (r: the --json result)
     hint(sim, state)     what the box wants now, in words, or None (the box's own hint)
@@ -53,6 +54,10 @@ class _Plain:
     @staticmethod
     def labels(view, state):
         return None
+
+    @staticmethod
+    def keyed(box, s, k):
+        return "P%d keys %s" % (s + 1, k)
 
     @staticmethod
     def station_note(box, s):

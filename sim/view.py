@@ -261,7 +261,7 @@ class Game:
         elif pending is not None:
             if len(k) == 1 and k in "01234567":
                 self.sim.port.place(pending, int(k))
-                self.said = "P%d places plate %s" % (pending + 1, k)
+                self.said = games.of(self.sim.box).keyed(self.sim.box, pending, k)
             else:
                 self.said = "plate cancelled"
         elif station >= 0:
@@ -288,11 +288,12 @@ class Game:
         t = Table.grid(padding=(0, 2))
         t.add_column(style="bold cyan", no_wrap=True)
         t.add_column()
+        box = self.sim.box
         for s in range(n):
-            t.add_row(str(s + 1), Text("buzzer of P%d" % (s + 1), style=Style(color=Color.from_rgb(*STATION[s]))))
+            if box.game is None or box.joined[s]:      # in a game: the stations that play
+                t.add_row(str(s + 1), Text("buzzer of P%d" % (s + 1), style=Style(color=Color.from_rgb(*STATION[s]))))
         t.add_row("space", "ROLL")
         t.add_row("L", "ROLL held 2.2 s")
-        box = self.sim.box
         g = gesture(box)
         if g is not None:
             t.add_row(g[0], "ROLL held + buzzer (%s)" % g[2])

@@ -528,3 +528,21 @@ def test_back_to_cheese_master_on_pico_4p_the_cross_and_its_reason_go():
     assert "cheesonomics" not in _shown(game) and "cheesonomics" not in _shown(game, 80, 24)
     text = text_of(screen(lambda c: snapshot(game.sim, c)))
     assert "1 yellow A" in text and "problem" not in text
+
+
+def test_a_keyed_value_is_said_in_the_games_words_and_the_legend_lists_who_plays():
+    """Cheesonomics: a value keyed is a value ("P3 keys 1"), not a plate;
+    Cheese Master's is a plate. In a game the legend lists the buzzers of the
+    stations that play, not all eight."""
+    game = Game(headless(board("pico-8p"), "game cheesonomics\nplayers 3\nvariant basic\n"))
+    game.key("e")
+    game.key("1")
+    assert game.said == "P3 keys 1"
+    wide = _shown(game)
+    assert "buzzer of P3" in wide and "buzzer of P4" not in wide and "buzzer of P8" not in wide
+    game = Game(headless(board("pico-8p"), "players 3\ndice yellow\n"))
+    game.key("w")
+    game.key("5")
+    assert game.said == "P2 places plate 5"
+    game = Game(headless(board("pico-8p")))             # joining: every station may join
+    assert "buzzer of P8" in _shown(game)

@@ -13,7 +13,7 @@ RuleError, changing nothing, when it is refused. docs/cheesonomics.md,
 """
 from cheesebox.jsonfile import whole
 from cheesonomics.cardfile import NONE
-from cheesonomics.scoring import MARKET, REMOVED, RuleError, Turns, kinds_of
+from cheesonomics.scoring import MARKET, REMOVED, RuleError, Turns, kinds_of, only
 
 HAND = 5
 _SAVE = 1               # snapshot format
@@ -72,7 +72,7 @@ class Bank(Turns):
             raise RuleError("produce 1 to %d pieces, not %r" % (HAND, k))
         left = self.in_hands()
         if k > left:
-            raise RuleError("only %d milk-cheese cards are left in the hands" % left)
+            raise RuleError(only(left, "milk-cheese card", "milk-cheese cards", "left in the hands"))
         self.table[self.cur] += k
         self.deck -= min(k, self.deck)
         self._end_turn()
@@ -94,7 +94,7 @@ class Bank(Turns):
         if not whole(k) or k < 1 or k > 3:
             raise RuleError("sell 1 to 3 pieces, not %r" % (k,))
         if k > self.table[p]:
-            raise RuleError("only %d pieces of cheese are on the table" % self.table[p])
+            raise RuleError(only(self.table[p], "piece of cheese", "pieces of cheese", "on the table"))
         price = self.price(country)
         if price == 0:
             raise RuleError("%s is not on the market" % names.countries[country])

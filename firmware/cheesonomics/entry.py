@@ -14,7 +14,7 @@ keyed, so a refusal comes at the step where it becomes knowable
 """
 from micropython import const
 
-from cheesonomics.scoring import MARKET
+from cheesonomics.scoring import MARKET, only
 
 ACT = const(0)
 WHICH = const(1)
@@ -117,13 +117,13 @@ class Entry:
         elif st == COUNT:
             left = bank.in_hands()
             if v > left:
-                return "only %d milk-cheese cards are left in the hands" % left
+                return only(left, "milk-cheese card", "milk-cheese cards", "left in the hands")
         elif st == COUNTRY:
             if bank.price(v - 1) == 0:
                 return "%s is not on the market" % cards.countries[v - 1]
         elif st == PIECES:
             if v > bank.table[p]:
-                return "only %d pieces of cheese are on the table" % bank.table[p]
+                return only(bank.table[p], "piece of cheese", "pieces of cheese", "on the table")
         elif st == SWAP:
             if v and self.market_pos(bank, v) < 0:
                 return "no %s card lies %s on the market" % (cards.countries[self.v[2] - 1], kind_name(v))

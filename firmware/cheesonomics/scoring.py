@@ -17,6 +17,14 @@ class RuleError(ValueError):
     pass
 
 
+def only(n, one, many, where):
+    """A refusal's count in words: 'only 1 piece of cheese is on the table',
+    'no milk-cheese cards are left in the hands'."""
+    if n == 1:
+        return "only 1 %s is %s" % (one, where)
+    return "%s %s are %s" % ("only %d" % n if n else "no", many, where)
+
+
 def shuffle(rng, seq):
     """The whole list, in place (the box's Fisher-Yates, cheesebox/rand.py)."""
     _shuffle(rng, seq, 0, len(seq))

@@ -61,6 +61,10 @@ def in_play(box, d):
     return match(box) is not None and d in box.game.in_play
 
 
+def keyed(box, s, k):
+    return "P%d places plate %s" % (s + 1, k)
+
+
 def station_note(box, s):
     """The plate the box knows now at a joined station (keys: this round's
     last key; a dial: where it stands); a wheel holder's is locked."""

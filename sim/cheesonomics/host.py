@@ -57,6 +57,11 @@ def in_play(box, d):
     return False
 
 
+def keyed(box, s, k):
+    """A value of the turn, not a plate (the active player's step takes it)."""
+    return "P%d %s %s" % (s + 1, "dials" if box.dials else "keys", k)
+
+
 def station_note(box, s):
     return None
 

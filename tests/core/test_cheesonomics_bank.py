@@ -226,6 +226,15 @@ def test_refused_sales_change_nothing():
     assert "only 2 pieces of cheese are on the table" in refused(b.sell, COW, FRANCE, 3)
 
 
+def test_a_refusal_counts_in_words():
+    """'only 1 piece ... is', never 'only 1 pieces ... are'; none is 'no'."""
+    from cheesonomics.scoring import only
+    assert only(1, "piece of cheese", "pieces of cheese", "on the table") == "only 1 piece of cheese is on the table"
+    assert only(2, "piece of cheese", "pieces of cheese", "on the table") == "only 2 pieces of cheese are on the table"
+    assert only(0, "milk-cheese card", "milk-cheese cards", "left in the hands") == \
+        "no milk-cheese cards are left in the hands"
+
+
 # -- advanced: forbidden mark and exchange -------------------------------------------------
 
 def test_a_forbidden_mark_is_shown_until_the_sellers_next_turn():
