@@ -320,9 +320,10 @@ class EmulatedPico:
     def save_flash(self, path):
         self.call("save_flash", path=path)
 
-    def serve(self, port=0):
-        """Open the USB serial port as socket://127.0.0.1:PORT and run freely."""
-        return self.call("serve", port=port)["port"]
+    def serve(self, port=0, pace=1.0):
+        """Open the USB serial port as socket://127.0.0.1:PORT and run freely
+        (pace: emulated s per wall s at most; 0: as fast as it goes)."""
+        return self.call("serve", port=port, pace=pace)["port"]
 
     def free(self, on, pace=0.0):
         self.call("free", on=on, pace=pace)

@@ -82,6 +82,7 @@ class EmuView:
         self.wall0 = time.monotonic()
         self.emu0 = table.pico.nanos
         self.samples = []               # (wall s, emulated ns) for the speed line
+        self.serial_url = None          # the emulated USB serial, as the host tools reach it
 
     def pixels(self):
         out = []
@@ -134,6 +135,8 @@ class EmuView:
         emu_s = (t.pico.nanos - self.emu0) / 1e9
         head = Text("emulated %.1f s, %.2fx real time now" % (emu_s, self.speed()), style="dim")
         lines = [Text(x, no_wrap=True, overflow="ellipsis") for x in summary(t.events)]
+        if self.serial_url:
+            lines.append(Text("USB serial: %s" % self.serial_url, style="bold", no_wrap=True, overflow="ellipsis"))
         log = [Text(" ".join("%s=%s" % (k, v) for k, v in e.items() if k not in ("v", "t")),
                     style="dim", no_wrap=True, overflow="ellipsis") for e in last]
         return [head] + lines + log + [Text("> " + self.said, style="italic")]
@@ -188,14 +191,28 @@ class EmuView:
         return True
 
 
+def serve_usb(table, view, out=sys.stderr):
+    """The emulated USB serial on a free TCP port of localhost, as a Pico's
+    /dev/ttyACM0: make monitor / make selftest / make flash PORT=socket://...
+    and mpremote connect socket://... reach the box there while its buttons
+    are pressed here. Runs the emulator freely in real time. The URL."""
+    view.serial_url = "socket://127.0.0.1:%d" % table.pico.serve(0, pace=1.0)
+    print("emu: the emulated %s's USB serial is %s\n"
+          "  make monitor PORT=%s   make selftest PORT=%s   mpremote connect %s repl"
+          % (view.chip_name, view.serial_url, view.serial_url, view.serial_url, view.serial_url),
+          file=out, flush=True)
+    return view.serial_url
+
+
 def play(board_name, flash, console=None):
-    """Interactive: the emulator runs in real time, keys act at once."""
+    """Interactive: the emulator runs in real time, keys act at once; its USB
+    serial is served for the host tools (serve_usb)."""
     console = console or Console()
     table = EmuTable(board_name, flash=flash)
     try:
         table.boot()
         view = EmuView(table)
-        table.pico.free(True, pace=1.0)
+        serve_usb(table, view)
         with Keys(sys.stdin) as keys, Live(view.frame(), console=console, auto_refresh=False,
                                            screen=True) as live:
             while True:
