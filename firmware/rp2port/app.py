@@ -212,15 +212,18 @@ def files_unfit(e):
     return isinstance(e, ImportError) or ".mpy" in str(e)
 
 
-def cannot_start(e):
+def cannot_start(e, claiming=False):
     """The box cannot start: error code 6 when its files do not load on this
-    MicroPython, else 3 (a DMA or PIO claim that fails, ...); for ever: a
-    restart would only fail again."""
+    MicroPython, else 3 (claiming: while the port claimed its state machines
+    and DMA channels); for ever: a restart would only fail again."""
     sys.print_exception(e)
     if files_unfit(e):
         show_error(ERR_FILES, "the box's files do not load on MicroPython %s (%r): make flash "
                    "again (docs/deploy.md)"
                    % (".".join(str(x) for x in sys.implementation.version[:3]), e))
+    if claiming:
+        show_error(ERR_CRASH, "cannot start: %r while claiming the PIO state machines and DMA "
+                   "channels (does a boot.py on the board take them?)" % e)
     show_error(ERR_CRASH, "cannot start: %r" % e)
 
 
@@ -306,7 +309,7 @@ def main(segment=None, warning=None):
     except Exception as e:
         machine.mem32[wd + SCRATCH0] = 0
         if box is None:
-            cannot_start(e)             # the box cannot even start: a restart would only fail again
+            cannot_start(e, port is None)   # the box cannot even start: a restart would only fail again
         sys.print_exception(e)
         show_error(ERR_CRASH, "crashed: %r; restarting" % e, None, seconds=5)
         machine.reset()
