@@ -6,6 +6,9 @@ the Pico's own LED, and on the dice as a red X and the code's digit when the
 LEDs are known), while the REPL stays reachable for mpremote. (A game's own
 files, such as Cheese Master's dice.json, are read by the game when the
 table picks it, and a bad one is shown at the joining screen: box.py.)
+Whatever stops the box before its game runs gets a code too: its files that
+do not load on this MicroPython 6, a state machine or DMA channel it cannot
+claim 3 (cannot_start; main.py does the same for this file itself).
 Holding ROLL at power-up skips the game (safe boot); holding buzzer 1 at
 power-up runs the bring-up self-test first (selftest.py), as does the
 console line `selftest` at the joining screen.
