@@ -339,3 +339,77 @@ def lights_a_join(t):
     t.run(200)
     new = [c for c in range(len(t.chain_pins)) if t.frames(c, since=before[c])[1]]
     assert new and all(any(t.last_frame(c)) for c in new), (new, t.lines[-6:])
+
+
+# -- start-up failures (tests/emu/test_emu_startup.py) -------------------------------
+def rewrite(path, change):
+    """An edit for edited_image(): the file's bytes through change(bytearray)."""
+    def edit(fs):
+        with fs.open(path, "rb") as f:
+            data = bytearray(f.read())
+        with fs.open(path, "wb") as f:
+            f.write(change(data))
+    return edit
+
+
+def blinks_an_error(t, code, said):
+    """Error `code` on the LED and its line on the console every round,
+    nothing on the chains, no event; the REPL still answers. The line."""
+    t.run(800)
+    e0 = len(t.pico.edges(LED_GPIO))
+    t.run(3 * (code * 500 + 2000) + 500)
+    errors = [l for l in t.lines if l.startswith("cheesebox error")]
+    assert errors and all(l.startswith("cheesebox error %d: %s" % (code, said)) for l in errors), \
+        t.lines[-8:]
+    assert len(errors) >= 2 and len(set(errors)) == 1, errors        # said every round
+    assert not t.events, t.events[:3]
+    assert all(not any(t.last_frame(c)) for c in range(len(t.chain_pins)))
+    blinks_error_code(t, code, e0)
+    out, err = t.exec_raw("print(6 * 7)")
+    assert out.strip() == "42" and not err, (out, err)
+    return errors[0]
+
+
+def _newer_mpy_version(data):
+    assert data[:2] == b"M\x06", bytes(data[:4])
+    data[1] = 7                            # .mpy version 7: no MicroPython here loads it
+    return data
+
+
+def an_mpy_of_a_newer_version_blinks_error_6(image, board, tmp_path):
+    """rp2port/app.mpy, which main.py imports, of .mpy version 7 (MicroPython
+    raises ValueError "incompatible .mpy file"): error code 6, not a traceback
+    at the REPL with the LEDs dark."""
+    flash = edited_image(image(board), chip_of(board), str(tmp_path / "app-mpy7.img"),
+                         rewrite("rp2port/app.mpy", _newer_mpy_version))
+    with EmuTable(board, flash=flash) as t:
+        line = blinks_an_error(t, 6, "the box's files do not load on MicroPython 1.28.0 (")
+        assert "incompatible .mpy file" in line and "make flash again" in line, line
+
+
+def falls_back_to_bytecode(board, flash, why):
+    """The box on `flash` boots with the bytecode LED encoder: one console
+    line and one event-log line say why, and a join lights the LEDs."""
+    with EmuTable(board, flash=flash) as t:
+        t.boot(5000)
+        t.run(300)
+        said = [l for l in t.lines if l.startswith("cheesebox: the native LED encoder does not load")]
+        assert len(said) == 1 and why in said[0] and "bytecode" in said[0], t.lines[:10]
+        logged = [e for e in t.events if e["ev"] == "error" and "LED encoder" in e["what"]]
+        assert len(logged) == 1 and why in logged[0]["why"], t.events[:4]
+        assert not any(l.startswith("cheesebox error") or "Traceback" in l for l in t.lines)
+        lights_a_join(t)
+
+
+def _older_sub_version(data):
+    assert data[:2] == b"M\x06" and data[2] & 3 == 3, bytes(data[:4])    # native, 6.3
+    data[2] = (data[2] & ~3) | 2                 # 6.2 (MicroPython 1.22's), the same arch
+    return data
+
+
+def a_native_encoder_of_another_sub_version_falls_back(image, board, tmp_path):
+    """rp2port/wire.mpy of .mpy 6.2: "incompatible .mpy file"; the bytecode
+    encoder draws the LEDs (leds.py), and the game goes on."""
+    flash = edited_image(image(board), chip_of(board), str(tmp_path / "wire-6.2.img"),
+                         rewrite("rp2port/wire.mpy", _older_sub_version))
+    falls_back_to_bytecode(board, flash, "incompatible .mpy file")
