@@ -119,6 +119,15 @@ def refuse(version, chip=None):
     blink(ERR_MICROPYTHON, refusal(version, chip))
 
 
+def cannot_start(version, e):
+    """Error code 6 (the box's files do not load here) or 3, for ever."""
+    sys.print_exception(e)
+    if files_unfit(e):
+        blink(ERR_FILES, "the box's files do not load on MicroPython %s (%r): make flash "
+              "again (docs/deploy.md)" % (dotted(version), e))
+    blink(ERR_CRASH, "cannot start: %r" % e)
+
+
 def start():
     version = sys.implementation.version
     chip = this_chip()
@@ -131,13 +140,15 @@ def start():
     try:
         from rp2port.app import main
     except Exception as e:              # the port's own .mpy (or one it imports) does not load
-        sys.print_exception(e)
-        if files_unfit(e):
-            blink(ERR_FILES, "the box's files do not load on MicroPython %s (%r): make flash "
-                  "again (docs/deploy.md)" % (dotted(version), e))
-        blink(ERR_CRASH, "cannot start: %r" % e)
+        cannot_start(version, e)
         return
-    main(warning=warning)
+    try:
+        if warning is None:
+            main()
+        else:
+            main(warning=warning)
+    except Exception as e:              # outside app.main's own guard
+        cannot_start(version, e)
 
 
 if sys.platform == "rp2":       # (the host's tests and the unix MicroPython import it to check gate)

@@ -84,3 +84,14 @@ def test_a_native_encoder_of_another_chip_falls_back_to_bytecode(image, tmp_path
 def test_a_native_encoder_of_another_sub_version_falls_back_to_bytecode(image, tmp_path):
     """The Pico 2's test, the same body (tests/emu_twins.py)."""
     emu_twins.a_native_encoder_of_another_sub_version_falls_back(image, BOARD, tmp_path)
+
+
+def test_a_failure_outside_app_mains_own_guard_blinks_error_3(image, tmp_path):
+    """main.py guards the call of app.main() too: here an app.py whose main()
+    fails at once (as one would before its own try block)."""
+    def edit(fs):
+        fs.remove("rp2port/app.mpy")
+        with fs.open("rp2port/app.py", "w") as f:
+            f.write("def main(**kw):\n    raise RuntimeError('before the guard')\n")
+    with EmuTable(BOARD, flash=_image(image, tmp_path, "app-fails", edit)) as t:
+        emu_twins.blinks_an_error(t, 3, "cannot start: RuntimeError('before the guard',)")
