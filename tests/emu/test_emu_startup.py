@@ -8,7 +8,8 @@ error codes). The images are the box's own with one file changed:
   (cheesebox/box.mpy, which app.py imports once the board file is read):
   error code 6, the box's files do not load on this MicroPython;
 - every DMA channel already taken when the port claims its own (boot.py
-  holds them): error code 3, the box cannot start;
+  holds them), and an app.main() that fails before its own guard (main.py
+  guards the call): error code 3, the box cannot start;
 - the native LED encoder (rp2port/wire.mpy) of another chip (armv7emsp) or
   another .mpy sub-version: it does not load, the bytecode encoder draws the
   LEDs, a console line and an event-log line say so, and the game goes on.
