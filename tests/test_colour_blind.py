@@ -127,3 +127,26 @@ def test_the_layout_tells_each_cards_country_without_colour(name):
         for c2, s2 in cards:
             if c1 != c2:
                 assert s1 != s2, "two countries' cards look alike"
+
+
+def test_each_line_of_the_final_count_is_seen_without_colour():
+    # the final screen's lines (who, which line, the amount, a winner's crown,
+    # the winners) and the winners' tracks, told apart by shape alone
+    sim = Sim(board("pico-8p"), seed=1)
+    run_script(sim, "game cheesonomics\nplayers 3\nvariant basic\nproduce P2 3\nproduce P3 3\n"
+                    "produce P1 2\nsell P2 cow Italy 2\nsell P3 goat France 2\nsell P1 cow Italy 1\n")
+    sim.box.game.bank.deck = 0
+    sim.box.game.saved_bank = None
+    run_script(sim, "pass P2\nsell P3 sheep Italy 1\npass P1\n")
+    g = sim.box.game
+    assert sim.box.state_name() == "final"
+    run_script(sim, "buzz P2\nwait 500\n")         # the first line, 500 ms into it
+    dice = [px for d in range(6) for px in die_pixels(sim, d)]
+    lines = []
+    for _ in range(len(g.lines)):
+        lines.append(seen(sim, dice))               # 1 s of each 2 s line
+        sim.wait(1000)
+    assert len(lines) == 12 and len(set(lines)) == len(lines), "two lines of the count look alike"
+    run_script(sim, "buzz P2\n")
+    won, lost = seen(sim, station_pixels(sim, 2)), seen(sim, station_pixels(sim, 1))
+    assert won != lost                              # the winner's track blinks, its wheel lit

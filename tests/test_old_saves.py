@@ -60,3 +60,6 @@ def test_a_cheesonomics_final_screen_saved_before_the_final_count_boots_into_it(
     assert list(b.money) == d["bank"]["money"] == [7, 11, 13]
     assert list(b.income) == d["bank"]["income"] and list(b.winners) == [2]
     assert sim.box.game.undo is not None            # the last action can still be undone
+    shown = sim.box.display.shown                   # the final count, from its first line:
+    assert shown[0] == "P0" and shown[1] == "fS"    # P1 (station 0), money from sales
+    assert (shown[2], shown[3]) == ("m  0", "m 6.0")

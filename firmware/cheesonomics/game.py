@@ -57,7 +57,15 @@ _CONFIRM_MS = const(300)         # dials: a buzzer confirms a step this long aft
 _SHOW_MONEY = const(1)           # what the dice show for a moment (show_what)
 _SHOW_LOOK = const(2)            # the deck count and the active player's money
 _SHOW_SALE = const(3)            # price x pieces = paid
-_CYCLE_MS = const(2000)          # the final screen shows each player this long
+_CYCLE_MS = const(2000)          # the final screen shows each line of the count this long
+# the final count's lines (page = seat * 16 + line): sales, the unsold
+# pieces' bonus, the most sold of an animal (2-6: cow-camel), the total;
+# after everyone's, the winners
+_L_SALES = const(0)
+_L_UNSOLD = const(1)
+_L_ANIMAL = const(2)
+_L_TOTAL = const(7)
+_L_WINNERS = const(8)
 _SIGNS_MS = const(1000)          # the layout: a card's signs this long, then its country's number
 _CARD_MS = const(1500)
 COIN = b"\x3c\x7e\xff\xff\xff\xff\x7e\x3c"
@@ -174,6 +182,7 @@ class Companion:
         self.saved_bank = None          # the bank's snapshot in the last save (None: changed since)
         self.final_said = False
         self.page = 0                   # the layout's sector on the dice
+        self.lines = None               # the final count's lines (bytes), built on the final screen
         self.rows = bytearray(8)
 
     @property
@@ -303,6 +312,9 @@ class Companion:
                 self._show(_SHOW_LOOK, s)   # your own money (and the deck) in your turn
             else:
                 self._refuse(s, "the action is not complete: %s next" % STEP_NAMES[self.entry.step()])
+            return
+        if self.state == _FINAL and self.seat(s) >= 0:
+            self._count_from(self.seat(s))  # that player's count, from its first line
             return
         if self.seat(s) >= 0 and self.bank is not None:
             self._show(_SHOW_MONEY, s)      # money on demand
@@ -482,6 +494,7 @@ class Companion:
             self.page = 0
         elif st == _FINAL:
             self.entry.clear()      # the last action's values: its undo is still open
+            self.lines = None       # the count is built again from the bank
         if st == _TURN:
             # a turn starts: nothing entered yet; a dial shows its value at
             # once (it reports only when it moves); the active player's own
@@ -532,7 +545,7 @@ class Companion:
         blink = (since // _BLINK_MS) % 2
         page = 0
         if self.state == _FINAL:
-            page = (since // _CYCLE_MS) % self.bank.n
+            page = self._line_at(since)
         elif self.state == _TURN and self.entry.step() == COUNTRY and not self.show_what:
             self._draw_prices(blink)
         elif self.state == _LAYOUT:
@@ -540,7 +553,7 @@ class Companion:
             return blink + 2 * (since % _CARD_MS >= _SIGNS_MS)
         if self.state == _FINAL:
             self._draw_final(page)
-        return blink + 2 * page     # page < 5
+        return blink + 2 * page     # page: the final count's line
 
     def render_dice(self):
         d = self.box.display
@@ -556,7 +569,7 @@ class Companion:
                       "adv" if self.advanced else "basic")
             return
         if self.state == _FINAL:
-            self._draw_final(0)
+            self._draw_final(self._line_at(ticks.diff(self.box.now, self.state_at)))
             return
         if self.state == _LAYOUT:
             self._draw_layout(False)
@@ -635,18 +648,76 @@ class Companion:
             else:
                 d.pattern(c, rows_for(str(price), rows), COUNTRY_RGB[c], "p%d.%d" % (c, price))
 
+    def _count(self):
+        """The final count as the paper game does it, a line a page, player
+        by player in seat (station) order: money from sales, each bonus won (the
+        unsold pieces, the most sold of an animal), the total; then the
+        winners. Each line is seat * 16 + what (_L_*)."""
+        if self.lines is None:
+            b = self.bank
+            out = bytearray()
+            for p in range(b.n):
+                out.append(p * 16 + _L_SALES)
+                if b.unsold_bonus[p]:
+                    out.append(p * 16 + _L_UNSOLD)
+                for a in range(5):
+                    t = b.top_bonus[a]
+                    if t is not None and p in t[1]:
+                        out.append(p * 16 + _L_ANIMAL + a)
+                out.append(p * 16 + _L_TOTAL)
+            out.append(_L_WINNERS)
+            self.lines = bytes(out)
+        return self.lines
+
+    def _line_at(self, since):
+        return (since // _CYCLE_MS) % len(self._count())
+
+    def _count_from(self, p):
+        """A buzzer on the final screen: its player's count, from the first
+        line (then the cycle goes on from there)."""
+        lines = self._count()
+        for i in range(len(lines)):
+            if lines[i] >> 4 == p and lines[i] & 15 == _L_SALES:
+                self.state_at = ticks.add(self.box.now, -i * _CYCLE_MS)
+        self.box.tunes.play(sound.MENU, self.box.now)
+        self._changed()
+
     def _draw_final(self, page):
-        """One player a page, in turn order: die 1 who, dice 2-3 their money,
-        die 6 a crown for a winner. Winners' tracks blink meanwhile."""
+        """One line of the count: die 1 who, die 2 which line (S sales, U
+        the unsold pieces, A1-A5 the most sold of cow ... camel, = the
+        total), dice 3-4 the amount, die 6 a crown on a winner's total.
+        The last page: the winners (dice 1-5) and a crown. Winners'
+        tracks blink meanwhile. Each is told by its shape, not its colour."""
         d = self.box.display
         b = self.bank
-        p = page % b.n
+        rows = self.rows
+        line = self._count()[page]
+        what = line & 15
+        if what == _L_WINNERS:
+            for i in range(5):
+                if i < len(b.winners):
+                    s = self.stations[b.winners[i]]
+                    d.pattern(i, rows_for("P%d" % (s + 1), rows), STATION[s], "P%d" % s)
+                else:
+                    d.die(i, "blank")
+            d.die(5, "crown")
+            return
+        p = line >> 4
         s = self.stations[p]
-        d.pattern(0, rows_for("P%d" % (s + 1), self.rows), STATION[s], "P%d" % s)
-        self._money(1, b.money[p], s)
-        d.die(3, "blank")
+        d.pattern(0, rows_for("P%d" % (s + 1), rows), STATION[s], "P%d" % s)
+        if what == _L_SALES:
+            label, m = "S", b.income[p]
+        elif what == _L_UNSOLD:
+            label, m = "U", b.unsold_bonus[p]
+        elif what == _L_TOTAL:
+            label, m = "=", b.money[p]
+        else:
+            a = what - _L_ANIMAL
+            label, m = "A%d" % (a + 1), b.top_bonus[a][0]
+        d.pattern(1, rows_for(label, rows), WHITE, "f" + label)
+        self._money(2, m, s)
         d.die(4, "blank")
-        d.die(5, "crown" if p in b.winners else "blank")
+        d.die(5, "crown" if what == _L_TOTAL and p in b.winners else "blank")
 
     def _money(self, die, m, s):
         """Money m (0-9999) on dice `die` and `die` + 1, in station s's colour."""
