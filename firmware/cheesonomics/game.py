@@ -56,7 +56,7 @@ _REFUSE_MS = const(1200)         # a refusal's sign on the station
 _CONFIRM_MS = const(300)         # dials: a buzzer confirms a step this long after the last
 _SHOW_MONEY = const(1)           # what the dice show for a moment (show_what)
 _SHOW_LOOK = const(2)            # the deck count and the active player's money
-_SHOW_SALE = const(3)            # price x pieces = paid
+_SHOW_SALE = const(3)            # what a sale paid (die 6, underlined), the prices kept
 _CYCLE_MS = const(2000)          # the final screen shows each line of the count this long
 # the final count's lines (page = seat * 16 + line): sales, the unsold
 # pieces' bonus, the most sold of an animal (2-6: cow-camel), the total;
@@ -576,16 +576,7 @@ class Companion:
             return
         what = self.show_what
         b = self.bank
-        if what == _SHOW_SALE:
-            # price x pieces = paid, in the seller's colour
-            price, k = self.sale
-            rgb = STATION[self.show_s]
-            d.pattern(0, rows_for(str(price), rows), rgb, "sp%d" % price)
-            d.pattern(1, rows_for("x%d" % k, rows), rgb, "sx%d" % k)
-            d.pattern(2, rows_for("=", rows), rgb, "s=")
-            d.pattern(3, rows_for(str(price * k), rows), rgb, "s%d" % (price * k))
-            d.die(4, "blank")
-        elif what == _SHOW_LOOK:
+        if what == _SHOW_LOOK:
             # the active player's money (dice 1-2), the deck count (dice 4-5: "D", count)
             s = self.show_s
             self._money(0, b.money[self.seat(s)], s)
@@ -602,6 +593,16 @@ class Companion:
             d.die(5, "cross")
             return
         e = self.entry
+        if what == _SHOW_SALE and not e.k:
+            # what the sale paid, underlined, in the seller's colour, where it
+            # hides none of the prices the next player chooses from (their
+            # turn shows on their station; their first value puts it away)
+            price, k = self.sale
+            paid = price * k
+            rows_for(str(paid), rows)
+            rows[7] = 0xFF
+            d.pattern(5, rows, STATION[self.show_s], "paid%d.%d" % (paid, self.show_s))
+            return
         if e.complete(self.advanced):
             d.pattern(5, rows_for("OK", rows), STATION[s], "OK%d" % s)
         elif e.k:

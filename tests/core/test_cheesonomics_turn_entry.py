@@ -183,14 +183,26 @@ def test_the_games_last_action_can_be_undone_on_the_final_screen():
     assert sim.box.state_name() == "final" and len(logged(lines, "final")) == 2
 
 
-def test_the_sale_shows_price_times_pieces_equals_paid():
+def _price_keys(prices):
+    return ["p%d.%d" % (c, prices[c]) if prices[c] else "-" for c in range(5)]
+
+
+def test_the_next_player_sees_the_prices_at_once_and_the_sale_paid_on_die_6():
     r, sim, lines = _sim(PRODUCED + "sell P2 cow Italy 2\n")
     sale = logged(lines, "action")[-1]
     shown = sim.box.display.shown
-    assert shown[0] == "sp%d" % sale["price"] and shown[1] == "sx2" and shown[2] == "s="
-    assert shown[3] == "s%d" % sale["paid"]
-    run_script(sim, "wait 3500\n")
-    assert sim.box.display.shown[0].startswith("p0.") or sim.box.display.shown[0] == "-"
+    assert shown[:5] == _price_keys(sale["prices"])             # the new prices, at once
+    assert shown[5] == "paid%d.1" % sale["paid"]                # what P2 was paid, on die 6
+    ci, start, layout = sim.board.dice[5]
+    from cheesebox.display import wire_index
+    rgb = sim.port.rgb[ci]
+    bar = [rgb[3 * (start + wire_index(layout, x, 7)):3 * (start + wire_index(layout, x, 7)) + 3]
+           for x in range(8)]
+    assert all(any(px) for px in bar)                            # underlined: not money on demand
+    run_script(sim, "answer P3 4\n")                            # P3 begins: die 6 their step
+    assert sim.box.display.shown[5] == "TA2" and sim.box.display.shown[:5] == _price_keys(sale["prices"])
+    r, sim, lines = _sim(PRODUCED + "sell P2 cow Italy 2\nwait 3500\n")
+    assert sim.box.display.shown[5] == "P2"                      # 3 s on: P3 (station 2) to play
 
 
 def test_roll_with_nothing_keyed_shows_the_deck_and_the_players_own_money():
