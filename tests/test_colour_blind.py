@@ -150,3 +150,18 @@ def test_each_line_of_the_final_count_is_seen_without_colour():
     run_script(sim, "buzz P2\n")
     won, lost = seen(sim, station_pixels(sim, 2)), seen(sim, station_pixels(sim, 1))
     assert won != lost                              # the winner's track blinks, its wheel lit
+
+
+def test_an_undo_and_a_refused_undo_are_seen_without_colour():
+    sim = Sim(board("pico-8p"), seed=1)
+    run_script(sim, "game cheesonomics\nplayers 3\nvariant basic\nproduce P2 3\nproduce P3 2\n"
+                    "produce P1 1\ncollect P2 goat\n")
+    turn = seen(sim, die_pixels(sim, 5), 500)              # P3's turn begins
+    idle = seen(sim, station_pixels(sim, 0), 500)          # P1 waits
+    run_script(sim, "undo P1\n")                           # refused: only P2 can
+    refused = seen(sim, station_pixels(sim, 0), 500)
+    run_script(sim, "wait 1000\nundo P2\n")
+    undone = seen(sim, die_pixels(sim, 5), 500)            # P2's turn again, turned back
+    run_script(sim, "wait 3000\n")
+    again = seen(sim, die_pixels(sim, 5), 500)             # then P2's turn as any other
+    assert len({turn, undone, again}) == 3 and refused != idle

@@ -57,6 +57,7 @@ _CONFIRM_MS = const(300)         # dials: a buzzer confirms a step this long aft
 _SHOW_MONEY = const(1)           # what the dice show for a moment (show_what)
 _SHOW_LOOK = const(2)            # the deck count and the active player's money
 _SHOW_SALE = const(3)            # what a sale paid (die 6, underlined), the prices kept
+_SHOW_UNDO = const(4)            # an action undone: a turning-back arrow on die 6
 _CYCLE_MS = const(2000)          # the final screen shows each line of the count this long
 # the final count's lines (page = seat * 16 + line): sales, the unsold
 # pieces' bonus, the most sold of an animal (2-6: cow-camel), the total;
@@ -69,6 +70,7 @@ _L_WINNERS = const(8)
 _SIGNS_MS = const(1000)          # the layout: a card's signs this long, then its country's number
 _CARD_MS = const(1500)
 COIN = b"\x3c\x7e\xff\xff\xff\xff\x7e\x3c"
+UNDO = b"\x20\x60\xfe\x62\x22\x02\x3e\x00"      # an arrow turning back
 
 
 def picked(box):
@@ -176,6 +178,8 @@ class Companion:
         self.show_until = 0
         self.sale = (0, 0)              # the last sale's price and pieces
         self.refuse_until = -1          # the active station shows a refusal until then (-1: none)
+        self.no_s = -1                  # another station shows a refused undo until no_until
+        self.no_until = 0
         self.confirmed = ticks.add(box.now, -_CONFIRM_MS)   # dials: ms of the last confirmed step
         self.shown_k = -1               # dials: the step the station shows (values keyed)
         self.undo = None                # the bank before the last action (a snapshot), or None
@@ -214,6 +218,7 @@ class Companion:
         self.show_until = ticks.add(self.show_until, ms)
         if self.refuse_until != -1:
             self.refuse_until = ticks.add(self.refuse_until, ms)
+        self.no_until = ticks.add(self.no_until, ms)
         self._changed()
 
     def status(self, fields):
@@ -274,12 +279,25 @@ class Companion:
         box.log("undo", {"p": name(s), "money": self.bank.money[p], "deck": self.bank.deck,
                          "prices": [self.bank.price(c) for c in range(5)]})
         box.tunes.play(sound.TAKE_BACK, box.now)
-        self.show_what = 0
+        # seen as well as heard: die 6 turns back (in the player's colour) for
+        # 3 s or until they key a value again, the prices as they were
+        self.show_what = _SHOW_UNDO
+        self.show_s = s
+        self.show_until = ticks.add(box.now, _MONEY_MS)
         self.set_state(_TURN)
         self._save()
 
     def _say_no(self, s, why):
+        """A refused undo: the station's track blinks red as a refusal does
+        (and the active player's die 6 shows the cross), then the words and
+        the tune."""
         box = self.box
+        if s == self.active():
+            self.refuse_until = ticks.add(box.now, _REFUSE_MS)
+        else:
+            self.no_s = s
+            self.no_until = ticks.add(box.now, _REFUSE_MS)
+        self._changed()
         box.log("not_allowed", {"p": name(s), "why": why})
         box.tunes.play(sound.REFUSED, box.now)
 
@@ -523,15 +541,19 @@ class Companion:
         if self.refuse_until != -1 and ticks.diff(now, self.refuse_until) >= 0:
             self.refuse_until = -1
             self._changed()
+        if self.no_s != -1 and ticks.diff(now, self.no_until) >= 0:
+            self.no_s = -1
+            self._changed()
 
     def timer_wake(self, now):
         w = -1
         if self.show_what:
             w = max(0, ticks.diff(self.show_until, now))
-        if self.refuse_until != -1:
-            r = max(0, ticks.diff(self.refuse_until, now))
-            if w < 0 or r < w:
-                w = r
+        for until in (self.refuse_until, self.no_until if self.no_s != -1 else -1):
+            if until != -1:
+                r = max(0, ticks.diff(until, now))
+                if w < 0 or r < w:
+                    w = r
         if self.box.animate and self.state != _VARIANT:
             b = _BLINK_MS - ticks.diff(now, self.state_at) % _BLINK_MS
             if w < 0 or b < w:
@@ -593,6 +615,9 @@ class Companion:
             d.die(5, "cross")
             return
         e = self.entry
+        if what == _SHOW_UNDO and not e.k:
+            d.pattern(5, UNDO, STATION[s], "undo%d" % s)
+            return
         if what == _SHOW_SALE and not e.k:
             # what the sale paid, underlined, in the seller's colour, where it
             # hides none of the prices the next player chooses from (their
@@ -741,6 +766,10 @@ class Companion:
         stations = self.stations
         for p in range(len(stations)):
             s = stations[p]
+            if s == self.no_s:
+                d.score(s, 7 if blink else 0, REFUSE_RGB)  # a refused undo
+                d.wheel(s, OFF)
+                continue
             if state == _VARIANT or state == _LAYOUT or b is None:
                 d.score(s, 7, STATION[s])
                 d.wheel(s, OFF)

@@ -157,6 +157,49 @@ def test_undo_restores_the_bank_exactly_and_survives_a_power_cut():
     assert sim.box.game.bank.snapshot() == before              # the undo was saved too
 
 
+def _die_lit(sim, d):
+    """Which of die d's 64 pixels are lit, row by row (a shape, whatever its colour)."""
+    from cheesebox.display import wire_index
+    ci, start, layout = sim.board.dice[d]
+    rgb = sim.port.rgb[ci]
+    out = []
+    for y in range(8):
+        for x in range(8):
+            i = 3 * (start + wire_index(layout, x, y))
+            out.append(any(rgb[i:i + 3]))
+    return out
+
+
+def test_an_undo_is_seen_on_die_6_as_well_as_heard():
+    r, sim, lines = _sim(PRODUCED + "collect P2 goat\n")
+    before = _die_lit(sim, 5)                                   # P3's turn: "P3"
+    run_script(sim, "undo P2\n")
+    assert logged(lines, "undo")[0]["p"] == "P2"
+    undone = _die_lit(sim, 5)
+    assert sim.box.display.shown[5] == "undo1"                  # an arrow turning back, P2's colour
+    assert undone != before and undone != _die_lit(_sim(START)[1], 5)    # nor "P2" at a turn's start
+    run_script(sim, "answer P2 3\n")                            # P2 keys again: their step
+    assert sim.box.display.shown[5] == "TK1"
+    r, sim, lines = _sim(PRODUCED + "collect P2 goat\nundo P2\nwait 3500\n")
+    assert sim.box.display.shown[5] == "P1"                     # 3 s on: P2's turn, as before
+
+
+def test_a_refused_undo_blinks_the_station_red():
+    r, sim, lines = _sim(PRODUCED + "collect P2 goat\nwait 100\n")
+    run_script(sim, "undo P1\n")                               # not P1's action: refused
+    assert "only P2 can undo" in _why(lines)[-1]
+    seen = set()
+    for _ in range(6):
+        run_script(sim, "wait 125\n")
+        lit, colour, wheel = track(sim, 0)
+        seen.add(lit)
+        if lit:
+            assert colour[0] > 0 and colour[1] == 0 and colour[2] == 0
+    assert seen == {0, 7}
+    run_script(sim, "wait 1500\n")
+    assert track(sim, 0)[0] == 0                                # then as before
+
+
 def test_undo_is_refused_once_the_next_player_keyed_a_value_or_by_another_player():
     r, sim, lines = _sim(PRODUCED + "collect P2 goat\nundo P1\n")
     assert "only P2 can undo" in _why(lines)[-1]
