@@ -165,3 +165,16 @@ def test_an_undo_and_a_refused_undo_are_seen_without_colour():
     run_script(sim, "wait 3000\n")
     again = seen(sim, die_pixels(sim, 5), 500)             # then P2's turn as any other
     assert len({turn, undone, again}) == 3 and refused != idle
+
+
+def test_the_final_turns_are_seen_on_the_dice_without_colour():
+    sim = Sim(board("pico-8p"), seed=1)
+    run_script(sim, "game cheesonomics\nplayers 3\nvariant basic\nproduce P2 3\nwait 3000\n")
+    turn = seen(sim, die_pixels(sim, 5), 2000)             # P3's turn, the deck not out
+    run_script(sim, "produce P3 1\nproduce P1 1\n")
+    sim.box.game.bank.deck = 2
+    run_script(sim, "produce P2 2\nwait 3000\n")           # out: P3's and P1's final turns left
+    first = seen(sim, die_pixels(sim, 5), 2000)            # P3's turn again, a final one
+    run_script(sim, "pass P3\nwait 3000\n")
+    last = seen(sim, die_pixels(sim, 5), 2000)             # P1's, the last one
+    assert len({turn, first, last}) == 3

@@ -67,6 +67,7 @@ _L_UNSOLD = const(1)
 _L_ANIMAL = const(2)
 _L_TOTAL = const(7)
 _L_WINNERS = const(8)
+_FINAL_SIGN_MS = const(1000)     # the final turns: die 6 turns between whose turn and "F" + turns left
 _SIGNS_MS = const(1000)          # the layout: a card's signs this long, then its country's number
 _CARD_MS = const(1500)
 COIN = b"\x3c\x7e\xff\xff\xff\xff\x7e\x3c"
@@ -570,6 +571,9 @@ class Companion:
             page = self._line_at(since)
         elif self.state == _TURN and self.entry.step() == COUNTRY and not self.show_what:
             self._draw_prices(blink)
+        elif self._final_sign():
+            page = (since // _FINAL_SIGN_MS) % 2
+            self._draw_whose(page)
         elif self.state == _LAYOUT:
             self._draw_layout(since % _CARD_MS >= _SIGNS_MS)
             return blink + 2 * (since % _CARD_MS >= _SIGNS_MS)
@@ -634,7 +638,32 @@ class Companion:
             sign = STEP_SIGNS[e.step()]
             d.pattern(5, rows_for(sign, rows), STATION[s], "T%s%d" % (sign, s))
         else:
-            d.pattern(5, rows_for("P%d" % (s + 1), rows), STATION[s], "P%d" % s)
+            phase = 0
+            if self._final_sign():
+                phase = (ticks.diff(self.box.now, self.state_at) // _FINAL_SIGN_MS) % 2
+            self._draw_whose(phase)
+
+    def _final_sign(self):
+        """Die 6 tells the final turns: a turn with nothing keyed, nothing
+        shown for a moment, no refusal, the deck run out."""
+        b = self.bank
+        return (self.state == _TURN and not self.show_what and not self.entry.k
+                and self.refuse_until == -1 and b.final_turns())
+
+    def _draw_whose(self, phase):
+        """Die 6 at a turn's start: whose turn (`P3`, their colour); in the
+        final turns every other second `F` and how many final turns are left,
+        this one included (`F2`, white): the wheel LEDs lit say whose."""
+        d = self.box.display
+        if phase:
+            left = 0
+            for p in range(self.bank.n):
+                if self.left_in_final(p):
+                    left += 1
+            d.pattern(5, rows_for("F%d" % left, self.rows), WHITE, "F%d" % left)
+            return
+        s = self.active()
+        d.pattern(5, rows_for("P%d" % (s + 1), self.rows), STATION[s], "P%d" % s)
 
     def _draw_layout(self, country):
         """Advanced: sector page+1's five market cards as printed: the signs

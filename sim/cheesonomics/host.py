@@ -52,6 +52,9 @@ def labels(view, state):
         return ["who", "S sales U A1-5 =", "amount", "amount", "", "winner"]
     if state == "join":
         return countries + ["joined"]
+    b = box.game.bank if box.game is not None else None
+    if state == "turn" and b is not None and b.final_turns():
+        return countries + ["turn / F final turns left"]
     return countries + ["turn, money"]
 
 

@@ -284,6 +284,26 @@ def test_final_turns_are_logged_and_the_players_left_light_their_wheels():
     assert track(sim, 1)[2] == (0, 0, 0)                         # P2 has had theirs
 
 
+def _die6_over(sim, ms):
+    seen = set()
+    for _ in range(ms // 100):
+        run_script(sim, "wait 100\n")
+        seen.add(sim.box.display.shown[5])
+    return seen
+
+
+def test_the_final_turns_and_how_many_are_left_show_on_die_6():
+    r, sim, lines = _sim(START)
+    assert _die6_over(sim, 2500) == {"P1"}                      # P2's turn, deck not out: only whose
+    sim.box.game.bank.deck = 2
+    run_script(sim, "produce P2 2\n")                           # the deck runs out: P3 and P1 left
+    assert _die6_over(sim, 2500) == {"P2", "F2"}                # P3's turn, then "F2", in turn
+    run_script(sim, "answer P3 3\n")
+    assert _die6_over(sim, 2500) == {"TK2"}                     # keying: the step's letter only
+    run_script(sim, "rollbutton\npass P3\n")
+    assert _die6_over(sim, 2500) == {"P0", "F1"}                # P1's, the last final turn
+
+
 def test_the_last_actions_money_is_before_the_bonuses():
     r, sim, lines = _sim(START + "produce P2 3\nproduce P3 2\n")
     sim.box.game.bank.deck = 0
