@@ -127,3 +127,54 @@ def test_the_layout_tells_each_cards_country_without_colour(name):
         for c2, s2 in cards:
             if c1 != c2:
                 assert s1 != s2, "two countries' cards look alike"
+
+
+def test_each_line_of_the_final_count_is_seen_without_colour():
+    # the final screen's lines (who, which line, the amount, a winner's crown,
+    # the winners) and the winners' tracks, told apart by shape alone
+    sim = Sim(board("pico-8p"), seed=1)
+    run_script(sim, "game cheesonomics\nplayers 3\nvariant basic\nproduce P2 3\nproduce P3 3\n"
+                    "produce P1 2\nsell P2 cow Italy 2\nsell P3 goat France 2\nsell P1 cow Italy 1\n")
+    sim.box.game.bank.deck = 0
+    sim.box.game.saved_bank = None
+    run_script(sim, "pass P2\nsell P3 sheep Italy 1\npass P1\n")
+    g = sim.box.game
+    assert sim.box.state_name() == "final"
+    run_script(sim, "buzz P2\nwait 500\n")         # the first line, 500 ms into it
+    dice = [px for d in range(6) for px in die_pixels(sim, d)]
+    lines = []
+    for _ in range(len(g.lines)):
+        lines.append(seen(sim, dice))               # 1 s of each 2 s line
+        sim.wait(1000)
+    assert len(lines) == 12 and len(set(lines)) == len(lines), "two lines of the count look alike"
+    run_script(sim, "buzz P2\n")
+    won, lost = seen(sim, station_pixels(sim, 2)), seen(sim, station_pixels(sim, 1))
+    assert won != lost                              # the winner's track blinks, its wheel lit
+
+
+def test_an_undo_and_a_refused_undo_are_seen_without_colour():
+    sim = Sim(board("pico-8p"), seed=1)
+    run_script(sim, "game cheesonomics\nplayers 3\nvariant basic\nproduce P2 3\nproduce P3 2\n"
+                    "produce P1 1\ncollect P2 goat\n")
+    turn = seen(sim, die_pixels(sim, 5), 500)              # P3's turn begins
+    idle = seen(sim, station_pixels(sim, 0), 500)          # P1 waits
+    run_script(sim, "undo P1\n")                           # refused: only P2 can
+    refused = seen(sim, station_pixels(sim, 0), 500)
+    run_script(sim, "wait 1000\nundo P2\n")
+    undone = seen(sim, die_pixels(sim, 5), 500)            # P2's turn again, turned back
+    run_script(sim, "wait 3000\n")
+    again = seen(sim, die_pixels(sim, 5), 500)             # then P2's turn as any other
+    assert len({turn, undone, again}) == 3 and refused != idle
+
+
+def test_the_final_turns_are_seen_on_the_dice_without_colour():
+    sim = Sim(board("pico-8p"), seed=1)
+    run_script(sim, "game cheesonomics\nplayers 3\nvariant basic\nproduce P2 3\nwait 3000\n")
+    turn = seen(sim, die_pixels(sim, 5), 2000)             # P3's turn, the deck not out
+    run_script(sim, "produce P3 1\nproduce P1 1\n")
+    sim.box.game.bank.deck = 2
+    run_script(sim, "produce P2 2\nwait 3000\n")           # out: P3's and P1's final turns left
+    first = seen(sim, die_pixels(sim, 5), 2000)            # P3's turn again, a final one
+    run_script(sim, "pass P3\nwait 3000\n")
+    last = seen(sim, die_pixels(sim, 5), 2000)             # P1's, the last one
+    assert len({turn, first, last}) == 3

@@ -1,7 +1,10 @@
 """Saved games written by the firmware before the reorganisation
 (commit 033e3ca: a Cheese Master game on pico-4p, a Cheesonomics game on
 pico-8p, each cut mid-game) still resume on today's firmware: the box
-offers them, ROLL resumes them, and the table finds its game as it was."""
+offers them, ROLL resumes them, and the table finds its game as it was.
+A Cheesonomics final screen saved before the final count was shown (commit
+3980f73: 3 players, P3 won with 13) boots straight back into the final
+screen."""
 import json
 import os
 
@@ -47,3 +50,16 @@ def test_a_cheesonomics_game_saved_before_the_layout_resumes():
     assert list(g.bank.money) == d["bank"]["money"] and g.bank.deck == d["bank"]["deck"]
     assert list(sim.box.joined) == d["joined"] and list(g.stations) == d["stations"]
     assert sim.box.state_name() == "turn"
+
+
+def test_a_cheesonomics_final_screen_saved_before_the_final_count_boots_into_it():
+    sim = _boot_with("cheesonomics-final-screen.json", "pico-8p")
+    assert sim.box.state_name() == "final"          # no offer to resume: the result
+    d = _saved("cheesonomics-final-screen.json")
+    b = sim.box.game.bank
+    assert list(b.money) == d["bank"]["money"] == [7, 11, 13]
+    assert list(b.income) == d["bank"]["income"] and list(b.winners) == [2]
+    assert sim.box.game.undo is not None            # the last action can still be undone
+    shown = sim.box.display.shown                   # the final count, from its first line:
+    assert shown[0] == "P0" and shown[1] == "fS"    # P1 (station 0), money from sales
+    assert (shown[2], shown[3]) == ("m  0", "m 6.0")

@@ -15,6 +15,9 @@ GLYPHS = {
     "C": (7, 4, 4, 4, 7), "D": (6, 5, 5, 5, 6), "K": (5, 5, 6, 5, 5), "M": (5, 7, 7, 5, 5),
     "N": (7, 5, 5, 5, 5), "W": (5, 5, 7, 7, 5), "X": (5, 5, 2, 5, 5), "x": (0, 5, 2, 5, 0),
     "=": (0, 7, 0, 7, 0), "O": (7, 5, 5, 5, 7),
+    # the final count's lines: S sales (not the 5's shape), U unsold pieces;
+    # F the final turns
+    "S": (3, 4, 2, 1, 6), "U": (5, 5, 5, 5, 7), "F": (7, 4, 6, 4, 4),
 }
 TOP = 1         # first row of the glyphs (rows 1-5; row 7 is left for a bar)
 

@@ -56,11 +56,22 @@ _REFUSE_MS = const(1200)         # a refusal's sign on the station
 _CONFIRM_MS = const(300)         # dials: a buzzer confirms a step this long after the last
 _SHOW_MONEY = const(1)           # what the dice show for a moment (show_what)
 _SHOW_LOOK = const(2)            # the deck count and the active player's money
-_SHOW_SALE = const(3)            # price x pieces = paid
-_CYCLE_MS = const(2000)          # the final screen shows each player this long
+_SHOW_SALE = const(3)            # what a sale paid (die 6, underlined), the prices kept
+_SHOW_UNDO = const(4)            # an action undone: a turning-back arrow on die 6
+_CYCLE_MS = const(2000)          # the final screen shows each line of the count this long
+# the final count's lines (page = seat * 16 + line): sales, the unsold
+# pieces' bonus, the most sold of an animal (2-6: cow-camel), the total;
+# after everyone's, the winners
+_L_SALES = const(0)
+_L_UNSOLD = const(1)
+_L_ANIMAL = const(2)
+_L_TOTAL = const(7)
+_L_WINNERS = const(8)
+_FINAL_SIGN_MS = const(1000)     # the final turns: die 6 turns between whose turn and "F" + turns left
 _SIGNS_MS = const(1000)          # the layout: a card's signs this long, then its country's number
 _CARD_MS = const(1500)
 COIN = b"\x3c\x7e\xff\xff\xff\xff\x7e\x3c"
+UNDO = b"\x20\x60\xfe\x62\x22\x02\x3e\x00"      # an arrow turning back
 
 
 def picked(box):
@@ -168,12 +179,15 @@ class Companion:
         self.show_until = 0
         self.sale = (0, 0)              # the last sale's price and pieces
         self.refuse_until = -1          # the active station shows a refusal until then (-1: none)
+        self.no_s = -1                  # another station shows a refused undo until no_until
+        self.no_until = 0
         self.confirmed = ticks.add(box.now, -_CONFIRM_MS)   # dials: ms of the last confirmed step
         self.shown_k = -1               # dials: the step the station shows (values keyed)
         self.undo = None                # the bank before the last action (a snapshot), or None
         self.saved_bank = None          # the bank's snapshot in the last save (None: changed since)
         self.final_said = False
         self.page = 0                   # the layout's sector on the dice
+        self.lines = None               # the final count's lines (bytes), built on the final screen
         self.rows = bytearray(8)
 
     @property
@@ -205,6 +219,7 @@ class Companion:
         self.show_until = ticks.add(self.show_until, ms)
         if self.refuse_until != -1:
             self.refuse_until = ticks.add(self.refuse_until, ms)
+        self.no_until = ticks.add(self.no_until, ms)
         self._changed()
 
     def status(self, fields):
@@ -265,12 +280,25 @@ class Companion:
         box.log("undo", {"p": name(s), "money": self.bank.money[p], "deck": self.bank.deck,
                          "prices": [self.bank.price(c) for c in range(5)]})
         box.tunes.play(sound.TAKE_BACK, box.now)
-        self.show_what = 0
+        # seen as well as heard: die 6 turns back (in the player's colour) for
+        # 3 s or until they key a value again, the prices as they were
+        self.show_what = _SHOW_UNDO
+        self.show_s = s
+        self.show_until = ticks.add(box.now, _MONEY_MS)
         self.set_state(_TURN)
         self._save()
 
     def _say_no(self, s, why):
+        """A refused undo: the station's track blinks red as a refusal does
+        (and the active player's die 6 shows the cross), then the words and
+        the tune."""
         box = self.box
+        if s == self.active():
+            self.refuse_until = ticks.add(box.now, _REFUSE_MS)
+        else:
+            self.no_s = s
+            self.no_until = ticks.add(box.now, _REFUSE_MS)
+        self._changed()
         box.log("not_allowed", {"p": name(s), "why": why})
         box.tunes.play(sound.REFUSED, box.now)
 
@@ -303,6 +331,9 @@ class Companion:
                 self._show(_SHOW_LOOK, s)   # your own money (and the deck) in your turn
             else:
                 self._refuse(s, "the action is not complete: %s next" % STEP_NAMES[self.entry.step()])
+            return
+        if self.state == _FINAL and self.seat(s) >= 0:
+            self._count_from(self.seat(s))  # that player's count, from its first line
             return
         if self.seat(s) >= 0 and self.bank is not None:
             self._show(_SHOW_MONEY, s)      # money on demand
@@ -482,6 +513,7 @@ class Companion:
             self.page = 0
         elif st == _FINAL:
             self.entry.clear()      # the last action's values: its undo is still open
+            self.lines = None       # the count is built again from the bank
         if st == _TURN:
             # a turn starts: nothing entered yet; a dial shows its value at
             # once (it reports only when it moves); the active player's own
@@ -510,15 +542,19 @@ class Companion:
         if self.refuse_until != -1 and ticks.diff(now, self.refuse_until) >= 0:
             self.refuse_until = -1
             self._changed()
+        if self.no_s != -1 and ticks.diff(now, self.no_until) >= 0:
+            self.no_s = -1
+            self._changed()
 
     def timer_wake(self, now):
         w = -1
         if self.show_what:
             w = max(0, ticks.diff(self.show_until, now))
-        if self.refuse_until != -1:
-            r = max(0, ticks.diff(self.refuse_until, now))
-            if w < 0 or r < w:
-                w = r
+        for until in (self.refuse_until, self.no_until if self.no_s != -1 else -1):
+            if until != -1:
+                r = max(0, ticks.diff(until, now))
+                if w < 0 or r < w:
+                    w = r
         if self.box.animate and self.state != _VARIANT:
             b = _BLINK_MS - ticks.diff(now, self.state_at) % _BLINK_MS
             if w < 0 or b < w:
@@ -532,15 +568,18 @@ class Companion:
         blink = (since // _BLINK_MS) % 2
         page = 0
         if self.state == _FINAL:
-            page = (since // _CYCLE_MS) % self.bank.n
+            page = self._line_at(since)
         elif self.state == _TURN and self.entry.step() == COUNTRY and not self.show_what:
             self._draw_prices(blink)
+        elif self._final_sign():
+            page = (since // _FINAL_SIGN_MS) % 2
+            self._draw_whose(page)
         elif self.state == _LAYOUT:
             self._draw_layout(since % _CARD_MS >= _SIGNS_MS)
             return blink + 2 * (since % _CARD_MS >= _SIGNS_MS)
         if self.state == _FINAL:
             self._draw_final(page)
-        return blink + 2 * page     # page < 5
+        return blink + 2 * page     # page: the final count's line
 
     def render_dice(self):
         d = self.box.display
@@ -556,23 +595,14 @@ class Companion:
                       "adv" if self.advanced else "basic")
             return
         if self.state == _FINAL:
-            self._draw_final(0)
+            self._draw_final(self._line_at(ticks.diff(self.box.now, self.state_at)))
             return
         if self.state == _LAYOUT:
             self._draw_layout(False)
             return
         what = self.show_what
         b = self.bank
-        if what == _SHOW_SALE:
-            # price x pieces = paid, in the seller's colour
-            price, k = self.sale
-            rgb = STATION[self.show_s]
-            d.pattern(0, rows_for(str(price), rows), rgb, "sp%d" % price)
-            d.pattern(1, rows_for("x%d" % k, rows), rgb, "sx%d" % k)
-            d.pattern(2, rows_for("=", rows), rgb, "s=")
-            d.pattern(3, rows_for(str(price * k), rows), rgb, "s%d" % (price * k))
-            d.die(4, "blank")
-        elif what == _SHOW_LOOK:
+        if what == _SHOW_LOOK:
             # the active player's money (dice 1-2), the deck count (dice 4-5: "D", count)
             s = self.show_s
             self._money(0, b.money[self.seat(s)], s)
@@ -589,13 +619,51 @@ class Companion:
             d.die(5, "cross")
             return
         e = self.entry
+        if what == _SHOW_UNDO and not e.k:
+            d.pattern(5, UNDO, STATION[s], "undo%d" % s)
+            return
+        if what == _SHOW_SALE and not e.k:
+            # what the sale paid, underlined, in the seller's colour, where it
+            # hides none of the prices the next player chooses from (their
+            # turn shows on their station; their first value puts it away)
+            price, k = self.sale
+            paid = price * k
+            rows_for(str(paid), rows)
+            rows[7] = 0xFF
+            d.pattern(5, rows, STATION[self.show_s], "paid%d.%d" % (paid, self.show_s))
+            return
         if e.complete(self.advanced):
             d.pattern(5, rows_for("OK", rows), STATION[s], "OK%d" % s)
         elif e.k:
             sign = STEP_SIGNS[e.step()]
             d.pattern(5, rows_for(sign, rows), STATION[s], "T%s%d" % (sign, s))
         else:
-            d.pattern(5, rows_for("P%d" % (s + 1), rows), STATION[s], "P%d" % s)
+            phase = 0
+            if self._final_sign():
+                phase = (ticks.diff(self.box.now, self.state_at) // _FINAL_SIGN_MS) % 2
+            self._draw_whose(phase)
+
+    def _final_sign(self):
+        """Die 6 tells the final turns: a turn with nothing keyed, nothing
+        shown for a moment, no refusal, the deck run out."""
+        b = self.bank
+        return (self.state == _TURN and not self.show_what and not self.entry.k
+                and self.refuse_until == -1 and b.final_turns())
+
+    def _draw_whose(self, phase):
+        """Die 6 at a turn's start: whose turn (`P3`, their colour); in the
+        final turns every other second `F` and how many final turns are left,
+        this one included (`F2`, white): the wheel LEDs lit say whose."""
+        d = self.box.display
+        if phase:
+            left = 0
+            for p in range(self.bank.n):
+                if self.left_in_final(p):
+                    left += 1
+            d.pattern(5, rows_for("F%d" % left, self.rows), WHITE, "F%d" % left)
+            return
+        s = self.active()
+        d.pattern(5, rows_for("P%d" % (s + 1), self.rows), STATION[s], "P%d" % s)
 
     def _draw_layout(self, country):
         """Advanced: sector page+1's five market cards as printed: the signs
@@ -635,18 +703,76 @@ class Companion:
             else:
                 d.pattern(c, rows_for(str(price), rows), COUNTRY_RGB[c], "p%d.%d" % (c, price))
 
+    def _count(self):
+        """The final count as the paper game does it, a line a page, player
+        by player in seat (station) order: money from sales, each bonus won (the
+        unsold pieces, the most sold of an animal), the total; then the
+        winners. Each line is seat * 16 + what (_L_*)."""
+        if self.lines is None:
+            b = self.bank
+            out = bytearray()
+            for p in range(b.n):
+                out.append(p * 16 + _L_SALES)
+                if b.unsold_bonus[p]:
+                    out.append(p * 16 + _L_UNSOLD)
+                for a in range(5):
+                    t = b.top_bonus[a]
+                    if t is not None and p in t[1]:
+                        out.append(p * 16 + _L_ANIMAL + a)
+                out.append(p * 16 + _L_TOTAL)
+            out.append(_L_WINNERS)
+            self.lines = bytes(out)
+        return self.lines
+
+    def _line_at(self, since):
+        return (since // _CYCLE_MS) % len(self._count())
+
+    def _count_from(self, p):
+        """A buzzer on the final screen: its player's count, from the first
+        line (then the cycle goes on from there)."""
+        lines = self._count()
+        for i in range(len(lines)):
+            if lines[i] >> 4 == p and lines[i] & 15 == _L_SALES:
+                self.state_at = ticks.add(self.box.now, -i * _CYCLE_MS)
+        self.box.tunes.play(sound.MENU, self.box.now)
+        self._changed()
+
     def _draw_final(self, page):
-        """One player a page, in turn order: die 1 who, dice 2-3 their money,
-        die 6 a crown for a winner. Winners' tracks blink meanwhile."""
+        """One line of the count: die 1 who, die 2 which line (S sales, U
+        the unsold pieces, A1-A5 the most sold of cow ... camel, = the
+        total), dice 3-4 the amount, die 6 a crown on a winner's total.
+        The last page: the winners (dice 1-5) and a crown. Winners'
+        tracks blink meanwhile. Each is told by its shape, not its colour."""
         d = self.box.display
         b = self.bank
-        p = page % b.n
+        rows = self.rows
+        line = self._count()[page]
+        what = line & 15
+        if what == _L_WINNERS:
+            for i in range(5):
+                if i < len(b.winners):
+                    s = self.stations[b.winners[i]]
+                    d.pattern(i, rows_for("P%d" % (s + 1), rows), STATION[s], "P%d" % s)
+                else:
+                    d.die(i, "blank")
+            d.die(5, "crown")
+            return
+        p = line >> 4
         s = self.stations[p]
-        d.pattern(0, rows_for("P%d" % (s + 1), self.rows), STATION[s], "P%d" % s)
-        self._money(1, b.money[p], s)
-        d.die(3, "blank")
+        d.pattern(0, rows_for("P%d" % (s + 1), rows), STATION[s], "P%d" % s)
+        if what == _L_SALES:
+            label, m = "S", b.income[p]
+        elif what == _L_UNSOLD:
+            label, m = "U", b.unsold_bonus[p]
+        elif what == _L_TOTAL:
+            label, m = "=", b.money[p]
+        else:
+            a = what - _L_ANIMAL
+            label, m = "A%d" % (a + 1), b.top_bonus[a][0]
+        d.pattern(1, rows_for(label, rows), WHITE, "f" + label)
+        self._money(2, m, s)
         d.die(4, "blank")
-        d.die(5, "crown" if p in b.winners else "blank")
+        d.die(5, "crown" if what == _L_TOTAL and p in b.winners else "blank")
 
     def _money(self, die, m, s):
         """Money m (0-9999) on dice `die` and `die` + 1, in station s's colour."""
@@ -669,6 +795,10 @@ class Companion:
         stations = self.stations
         for p in range(len(stations)):
             s = stations[p]
+            if s == self.no_s:
+                d.score(s, 7 if blink else 0, REFUSE_RGB)  # a refused undo
+                d.wheel(s, OFF)
+                continue
             if state == _VARIANT or state == _LAYOUT or b is None:
                 d.score(s, 7, STATION[s])
                 d.wheel(s, OFF)

@@ -12,7 +12,9 @@ TERMINAL = "sim.cheesonomics.cli"
 COMMANDS = boxscript.COMMANDS
 HINTS = {
     "variant": "any buzzer: basic (die 6: -) or advanced (+); ROLL starts",
-    "final": "ROLL: another game, same players; L (hold ROLL): back to joining",
+    "final": "the final count (S sales, U unsold pieces, A1-A5 most sold of cow-camel, = total; then the"
+             " winners); a buzzer: that player's count; ROLL: another game, same players;"
+             " L (hold ROLL): back to joining",
     "layout": "lay out the market cards the dice show (in the country's colour: signs up, then on the"
               " back; die 6: sector 1-3), deal the others; ROLL or a buzzer: next sector",
 }
@@ -47,9 +49,12 @@ def labels(view, state):
     if state == "layout":
         return ["card %d" % (i + 1) for i in range(5)] + ["sector"]
     if state == "final":
-        return ["who", "money", "money", "", "", "winner"]
+        return ["who", "S sales U A1-5 =", "amount", "amount", "", "winner"]
     if state == "join":
         return countries + ["joined"]
+    b = box.game.bank if box.game is not None else None
+    if state == "turn" and b is not None and b.final_turns():
+        return countries + ["turn / F final turns left"]
     return countries + ["turn, money"]
 
 

@@ -157,6 +157,49 @@ def test_undo_restores_the_bank_exactly_and_survives_a_power_cut():
     assert sim.box.game.bank.snapshot() == before              # the undo was saved too
 
 
+def _die_lit(sim, d):
+    """Which of die d's 64 pixels are lit, row by row (a shape, whatever its colour)."""
+    from cheesebox.display import wire_index
+    ci, start, layout = sim.board.dice[d]
+    rgb = sim.port.rgb[ci]
+    out = []
+    for y in range(8):
+        for x in range(8):
+            i = 3 * (start + wire_index(layout, x, y))
+            out.append(any(rgb[i:i + 3]))
+    return out
+
+
+def test_an_undo_is_seen_on_die_6_as_well_as_heard():
+    r, sim, lines = _sim(PRODUCED + "collect P2 goat\n")
+    before = _die_lit(sim, 5)                                   # P3's turn: "P3"
+    run_script(sim, "undo P2\n")
+    assert logged(lines, "undo")[0]["p"] == "P2"
+    undone = _die_lit(sim, 5)
+    assert sim.box.display.shown[5] == "undo1"                  # an arrow turning back, P2's colour
+    assert undone != before and undone != _die_lit(_sim(START)[1], 5)    # nor "P2" at a turn's start
+    run_script(sim, "answer P2 3\n")                            # P2 keys again: their step
+    assert sim.box.display.shown[5] == "TK1"
+    r, sim, lines = _sim(PRODUCED + "collect P2 goat\nundo P2\nwait 3500\n")
+    assert sim.box.display.shown[5] == "P1"                     # 3 s on: P2's turn, as before
+
+
+def test_a_refused_undo_blinks_the_station_red():
+    r, sim, lines = _sim(PRODUCED + "collect P2 goat\nwait 100\n")
+    run_script(sim, "undo P1\n")                               # not P1's action: refused
+    assert "only P2 can undo" in _why(lines)[-1]
+    seen = set()
+    for _ in range(6):
+        run_script(sim, "wait 125\n")
+        lit, colour, wheel = track(sim, 0)
+        seen.add(lit)
+        if lit:
+            assert colour[0] > 0 and colour[1] == 0 and colour[2] == 0
+    assert seen == {0, 7}
+    run_script(sim, "wait 1500\n")
+    assert track(sim, 0)[0] == 0                                # then as before
+
+
 def test_undo_is_refused_once_the_next_player_keyed_a_value_or_by_another_player():
     r, sim, lines = _sim(PRODUCED + "collect P2 goat\nundo P1\n")
     assert "only P2 can undo" in _why(lines)[-1]
@@ -183,14 +226,26 @@ def test_the_games_last_action_can_be_undone_on_the_final_screen():
     assert sim.box.state_name() == "final" and len(logged(lines, "final")) == 2
 
 
-def test_the_sale_shows_price_times_pieces_equals_paid():
+def _price_keys(prices):
+    return ["p%d.%d" % (c, prices[c]) if prices[c] else "-" for c in range(5)]
+
+
+def test_the_next_player_sees_the_prices_at_once_and_the_sale_paid_on_die_6():
     r, sim, lines = _sim(PRODUCED + "sell P2 cow Italy 2\n")
     sale = logged(lines, "action")[-1]
     shown = sim.box.display.shown
-    assert shown[0] == "sp%d" % sale["price"] and shown[1] == "sx2" and shown[2] == "s="
-    assert shown[3] == "s%d" % sale["paid"]
-    run_script(sim, "wait 3500\n")
-    assert sim.box.display.shown[0].startswith("p0.") or sim.box.display.shown[0] == "-"
+    assert shown[:5] == _price_keys(sale["prices"])             # the new prices, at once
+    assert shown[5] == "paid%d.1" % sale["paid"]                # what P2 was paid, on die 6
+    ci, start, layout = sim.board.dice[5]
+    from cheesebox.display import wire_index
+    rgb = sim.port.rgb[ci]
+    bar = [rgb[3 * (start + wire_index(layout, x, 7)):3 * (start + wire_index(layout, x, 7)) + 3]
+           for x in range(8)]
+    assert all(any(px) for px in bar)                            # underlined: not money on demand
+    run_script(sim, "answer P3 4\n")                            # P3 begins: die 6 their step
+    assert sim.box.display.shown[5] == "TA2" and sim.box.display.shown[:5] == _price_keys(sale["prices"])
+    r, sim, lines = _sim(PRODUCED + "sell P2 cow Italy 2\nwait 3500\n")
+    assert sim.box.display.shown[5] == "P2"                      # 3 s on: P3 (station 2) to play
 
 
 def test_roll_with_nothing_keyed_shows_the_deck_and_the_players_own_money():
@@ -227,6 +282,26 @@ def test_final_turns_are_logged_and_the_players_left_light_their_wheels():
     assert logged(lines, "final_turns")[0]["left"] == ["P3", "P1"]
     assert track(sim, 0)[2] != (0, 0, 0)                         # P1 waits for a final turn
     assert track(sim, 1)[2] == (0, 0, 0)                         # P2 has had theirs
+
+
+def _die6_over(sim, ms):
+    seen = set()
+    for _ in range(ms // 100):
+        run_script(sim, "wait 100\n")
+        seen.add(sim.box.display.shown[5])
+    return seen
+
+
+def test_the_final_turns_and_how_many_are_left_show_on_die_6():
+    r, sim, lines = _sim(START)
+    assert _die6_over(sim, 2500) == {"P1"}                      # P2's turn, deck not out: only whose
+    sim.box.game.bank.deck = 2
+    run_script(sim, "produce P2 2\n")                           # the deck runs out: P3 and P1 left
+    assert _die6_over(sim, 2500) == {"P2", "F2"}                # P3's turn, then "F2", in turn
+    run_script(sim, "answer P3 3\n")
+    assert _die6_over(sim, 2500) == {"TK2"}                     # keying: the step's letter only
+    run_script(sim, "rollbutton\npass P3\n")
+    assert _die6_over(sim, 2500) == {"P0", "F1"}                # P1's, the last final turn
 
 
 def test_the_last_actions_money_is_before_the_bonuses():
