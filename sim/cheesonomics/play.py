@@ -29,6 +29,11 @@ HELP = """Your turn, one of:
   quit                   stop the game
 Names may be shortened: 'c go' collects goat, 's sh sw 3' sells 3 sheep to Switzerland."""
 
+CHOICE_HELP = "Type the number in [ ] of your choice and press Enter (quit stops the game)."
+HANDOVER_HELP = ("Hot seat: the next player takes the keyboard and presses Enter; only then is their hand "
+                 "shown, and it is hidden again before the keyboard goes on.")
+HELP_WORDS = ("help", "h", "?")
+
 
 class Quit(Exception):
     pass
@@ -44,30 +49,42 @@ class UI:
         self.alt = False                # a private view is on the alternate screen
         self.public = []                # lines the table saw meanwhile, for the main screen
         self.inbox = {}                 # seat -> private lines for their next view
+        self.fresh = False              # the viewer has seen the table as it is now
+        self.unread = False             # the viewer was told something since they last typed
 
-    def ask(self, seat, prompt):
+    def read(self, prompt, helptext, show_view=False):
+        """One typed line; `help` prints helptext (and, with show_view, the
+        viewer's table and hand again) and asks again; quit stops the game."""
+        while True:
+            try:
+                s = self.con.input(prompt).strip()
+            except EOFError:
+                raise Quit()
+            self.unread = False
+            if s.lower() in ("quit", "exit", "q!"):
+                raise Quit()
+            if s.lower() not in HELP_WORDS:
+                return s
+            if show_view and self.viewer >= 0:
+                self.show_table()
+            self.con.print(helptext)
+
+    def ask(self, seat, prompt, helptext=CHOICE_HELP):
         self.handover(seat)
-        try:
-            s = self.con.input("[bold]P%d[/] %s " % (seat + 1, prompt))
-        except EOFError:
-            raise Quit()
-        s = s.strip()
-        if s.lower() in ("quit", "exit", "q!"):
-            raise Quit()
-        return s
+        return self.read("[bold]P%d[/] %s " % (seat + 1, prompt), helptext, show_view=True)
 
     def handover(self, seat, show=True):
-        """Hot seat: before a private choice of another person, leave the
-        private view, wait until they have the keyboard, and open theirs
-        (show: with the table and their news; a turn draws its own)."""
+        """Before a private choice: the chooser sees the table and their
+        hand as they are now (show; a turn draws its own). Hot seat: leave
+        the private view, wait until they have the keyboard, open theirs."""
         if self.viewer == seat:
+            if show and not self.fresh:
+                self.show_table()
+                self.show_inbox(seat)
             return
         self.leave_private()
         self.con.print(Panel("Pass the keyboard to [bold]P%d[/] and press Enter." % (seat + 1)))
-        try:
-            self.con.input("")
-        except EOFError:
-            raise Quit()
+        self.read("", HANDOVER_HELP)
         self.enter_private()
         self.viewer = seat
         if show:
@@ -81,9 +98,13 @@ class UI:
             self.alt = True
             self.con.clear()
 
-    def leave_private(self):
-        """Back to the main screen, which gets what the table saw meanwhile."""
+    def leave_private(self, pause=True):
+        """Back to the main screen, which gets what the table saw meanwhile
+        (hot seat, pause: once the viewer has read what they were last told)."""
         if self.viewer >= 0 and self.hot_seat:
+            if self.unread and pause:
+                self.read("[bold]P%d[/] press Enter to hide your hand. " % (self.viewer + 1),
+                          "Your hand is hidden before the keyboard goes to the next player.")
             self.viewer = -1
         if not self.alt:
             return
@@ -98,6 +119,7 @@ class UI:
         """Only `seat` may read this: now if it is their view, else at their next."""
         if seat == self.viewer:
             self.con.print("[magenta]%s[/]" % line)
+            self.unread = True
         else:
             self.inbox.setdefault(seat, []).append(line)
 
@@ -143,6 +165,7 @@ class UI:
         self.con.print(ps)
         if 0 <= self.viewer < g.n:
             self.show_private(self.viewer)
+            self.fresh = True
 
     def show_private(self, p):
         g = self.g
@@ -156,10 +179,19 @@ class UI:
                 "[%d] %s" % (m + 1, N.market_name(c, m)) for m in g.own[p]) or "none"))
 
     def say(self, line):
-        """A line the whole table sees."""
+        """A line the whole table sees (after a turn: the table has changed)."""
         self.con.print("[cyan]%s[/]" % line)
         if self.alt:
             self.public.append(line)
+        self.fresh = False
+
+    def step(self, agents, rng):
+        """One turn: what the table saw, and a bot's reason for it."""
+        p = self.g.cur
+        self.say(driver.play_turn(self.g, agents, rng))
+        why = getattr(agents[p], "why", "")
+        if why:
+            self.say("  why: %s" % why)
 
 
 class Human:
@@ -169,9 +201,11 @@ class Human:
         self.ui = ui
         self.seat = seat
 
-    def _choose(self, p, prompt, cards, names):
+    def _choose(self, p, prompt, cards, names, about=""):
+        helptext = (about + "\n" if about else "") + CHOICE_HELP
         while True:
-            s = self.ui.ask(p, "%s %s:" % (prompt, "  ".join("[%d] %s" % (i + 1, names[i]) for i in range(len(names)))))
+            s = self.ui.ask(p, "%s %s:" % (prompt, "  ".join("[%d] %s" % (i + 1, names[i]) for i in range(len(names)))),
+                            helptext)
             try:
                 return cards[N.number(s, 1, len(cards), "choice") - 1]
             except N.NameError_ as e:
@@ -184,7 +218,7 @@ class Human:
         ui.show_table()
         ui.show_inbox(p)
         while True:
-            s = ui.ask(p, "your move (help):")
+            s = ui.ask(p, "your move (help):", HELP)
             w = s.split()
             if not w:
                 continue
@@ -199,9 +233,6 @@ class Human:
     def _parse(self, g, p, w):
         c = g.cards
         cmd = w[0].lower()
-        if cmd in ("help", "h", "?"):
-            self.ui.con.print(HELP)
-            return None
         if cmd == "pass":
             if not g.final_turns():
                 raise N.NameError_("only a final turn may be passed")
@@ -254,13 +285,17 @@ class Human:
     def give(self, g, q, t, p, opts):
         self.ui.handover(q)
         self.ui.con.print("P%d collects %s: pass one of yours." % (p + 1, g.type_name(t)))
-        return self._choose(q, "give P%d" % (p + 1), opts, [N.card_name(g.cards, x) for x in opts])
+        return self._choose(q, "give P%d" % (p + 1), opts, [N.card_name(g.cards, x) for x in opts],
+                            "P%d collects %s: each other player passes them one %s card of their choice; "
+                            "then P%d passes one card back to each." % (p + 1, g.type_name(t), g.type_name(t), p + 1))
 
     def pick(self, g, p, q, t, opts):
         self.ui.handover(p)
         self.ui.con.print("P%d has no %s and shows the hand: %s" % (
             q + 1, g.type_name(t), ", ".join(N.card_name(g.cards, x) for x in g.hands[q])))
-        return self._choose(p, "take from P%d" % (q + 1), opts, [N.card_name(g.cards, x) for x in opts])
+        return self._choose(p, "take from P%d" % (q + 1), opts, [N.card_name(g.cards, x) for x in opts],
+                            "P%d has no %s: they show their hand and you take the card you want from it."
+                            % (q + 1, g.type_name(t)))
 
     def returns(self, g, p, hand, others):
         hand = list(hand)
@@ -270,7 +305,9 @@ class Human:
         for q in others:
             if not hand:
                 break
-            x = self._choose(p, "pass back to P%d" % (q + 1), hand, [N.card_name(g.cards, y) for y in hand])
+            x = self._choose(p, "pass back to P%d" % (q + 1), hand, [N.card_name(g.cards, y) for y in hand],
+                             "You collected: pass one card of your hand back to each other player "
+                             "(best the ones you need least).")
             hand.remove(x)
             out.append(x)
         return out
@@ -343,9 +380,9 @@ def play(cards, players, humans, advanced, seed):
     try:
         try:
             while not g.over:
-                ui.say(driver.play_turn(g, agents, rng))
+                ui.step(agents, rng)
         finally:
-            ui.leave_private()          # never leave the terminal on the alternate screen
+            ui.leave_private(pause=False)   # never leave the terminal on the alternate screen
     except Quit:
         con.print("Game stopped.")
         return 0
