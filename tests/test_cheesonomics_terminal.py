@@ -287,14 +287,14 @@ def test_a_person_sees_hand_market_and_table_before_a_choice_in_a_bots_turn(monk
     rng = SeededRandom(2)
     ui.step([Human(ui, 0), bot.Bot(rng), Collects(rng, GOAT)], rng)
     seen = _before(out.getvalue(), "P1 give P3")
-    for part in ("Your hand: [1] goat/red", "Market (deck:", "Price of a piece", "produced (face up)"):
+    for part in ("Your hand: [1] goat/red", "Market (deck:", "price", "produced"):
         assert part in seen, seen
 
 
 def test_in_hot_seat_a_player_still_at_the_keyboard_sees_the_table_as_it_is_now(monkeypatch):
     # P1 (a person) has just collected; then P3 (a bot) collects goat: P1, still
     # at the keyboard, sees the table and hand after their own turn before giving
-    typed = ["", "c sheep", "1", "1", "1"]
+    typed = ["", "c sheep", "4", "4", "1"]         # P1 passes back both camels, keeps both goats
     g, ui, out = _table([0, 1], monkeypatch, typed, first=0)
     rng = SeededRandom(2)
     agents = [Human(ui, 0), bot.Bot(rng), Collects(rng, GOAT)]
@@ -344,3 +344,11 @@ def test_a_person_sees_the_cards_they_drew_at_once(monkeypatch):
     text = out.getvalue()
     assert "You drew %s, %s" % (N.card_name(g.cards, drawn[0]), N.card_name(g.cards, drawn[1])) in \
         _before(text, "P1 produces 2 goat"), text
+
+
+def test_a_person_with_one_card_of_the_named_type_is_not_asked_to_choose(monkeypatch):
+    g, ui, out = _table([0], monkeypatch, [], first=2)
+    rng = SeededRandom(2)
+    ui.step([Human(ui, 0), bot.Bot(rng), Collects(rng, SHEEP)], rng)
+    text = out.getvalue()
+    assert "You pass P3 your only sheep, sheep/green" in text and "give P3" not in text, text

@@ -11,10 +11,10 @@ never reaches the main screen or its scrollback, which keep only what the
 whole table sees (the hand-over prompts and what each turn did). Piped
 output (no terminal) stays plain text. Typed commands are listed by `help`.
 """
+from rich import box
 from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
-from rich.text import Text
 
 from sim.cheesonomics import bot, driver
 from sim.cheesonomics.engine import Game, MARKET, is_type
@@ -54,7 +54,7 @@ class UI:
 
     def read(self, prompt, helptext, show_view=False):
         """One typed line; `help` prints helptext (and, with show_view, the
-        viewer's table and hand again) and asks again; quit stops the game."""
+        viewer's hand again) and asks again; quit stops the game."""
         while True:
             try:
                 s = self.con.input(prompt).strip()
@@ -65,9 +65,9 @@ class UI:
                 raise Quit()
             if s.lower() not in HELP_WORDS:
                 return s
-            if show_view and self.viewer >= 0:
-                self.show_table()
             self.con.print(helptext)
+            if show_view and 0 <= self.viewer < self.g.n:
+                self.show_private(self.viewer)
 
     def ask(self, seat, prompt, helptext=CHOICE_HELP):
         self.handover(seat)
@@ -129,29 +129,46 @@ class UI:
 
     # -- drawing -----------------------------------------------------------
     def show_table(self):
+        """What the whole table sees, compact (a 24-line terminal keeps the
+        last turns' news above it): the market by country, the players;
+        then the viewer's hand. Side by side on a wide terminal."""
+        g = self.g
+        m, ps = self._market(), self._players()
+        if self.con.measure(m).maximum + 4 + self.con.measure(ps).maximum <= self.con.width:
+            both = Table.grid(padding=(0, 4))
+            both.add_row(m, ps)
+            self.con.print(both)
+        else:
+            self.con.print(m)
+            self.con.print(ps)
+        if 0 <= self.viewer < g.n:
+            self.show_private(self.viewer)
+            self.fresh = True
+
+    def _market(self):
         g = self.g
         c = g.cards
-        m = Table(title="Market (deck: %d card%s%s)" % (g.deck_count(), "" if g.deck_count() == 1 else "s",
-                                                         ", final turns" if g.final_turns() else ""),
-                  show_header=True, expand=False)
-        for s in range(3):
-            m.add_column("sector %d" % (s + 1))
-        for row in range(5):
-            cells = []
-            for s in range(3):
-                i = s * 5 + row
-                k = c.country[g.mk[i]]
-                cells.append("%2d %s %s" % (i + 1, c.countries[k], "$" * g.signs(i)))
-            m.add_row(*cells)
-        prices = Text("Price of a piece: " + ", ".join(
-            "%s %d" % (c.countries[k], g.price(k)) for k in range(5) if g.price(k)))
-        ps = Table(show_header=True)
-        for h in ("player", "money", "produced (face up)", "sold", "hand", "knife"):
+        d = g.deck_count()
+        m = Table(box=None, pad_edge=False, title_justify="left", title="Market (deck: %d card%s%s)" % (
+            d, "" if d == 1 else "s", ", final turns" if g.final_turns() else ""))
+        for h in ("country", "price", "its cards: signs up"):
+            m.add_column(h)
+        for k in range(5):
+            signs = [("$" * g.signs(i)) for i in range(MARKET) if c.country[g.mk[i]] == k]
+            m.add_row(c.countries[k], str(g.price(k)) if signs else "-", " ".join(signs) or "not on the market")
+        return m
+
+    def _players(self):
+        g = self.g
+        c = g.cards
+        ps = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, title="Players", title_justify="left")
+        for h in ("player", "money", "produced", "sold", "hand", "knife"):
             ps.add_column(h)
         if g.advanced:
             ps.add_column("market cards")
         for p in range(g.n):
-            tag = "P%d%s%s" % (p + 1, " (you)" if p == self.viewer else "", " *" if p == g.cur and not g.over else "")
+            tag = "P%d%s%s" % (p + 1, " (you)" if p == self.viewer else "",
+                               " plays" if p == g.cur and not g.over else "")
             prod = ", ".join("%d %s" % (g.table_count(p, a), c.animals[a]) for a in range(5) if g.table_count(p, a))
             knife = g.type_name(g.knife[p]) if g.knife[p] != 255 else ""
             if g.forbid[p] != 255:
@@ -160,23 +177,28 @@ class UI:
             if g.advanced:
                 row.append(str(len(g.own[p])))
             ps.add_row(*row)
-        self.con.print(m)
-        self.con.print(prices)
-        self.con.print(ps)
-        if 0 <= self.viewer < g.n:
-            self.show_private(self.viewer)
-            self.fresh = True
+        return ps
+
+    def lines(self, head, items):
+        """head and items on as many lines as the terminal needs, never
+        breaking an item ("[3] sheep/blue/trowel") in two."""
+        w = max(40, self.con.width - 1)
+        line = head
+        for x in items:
+            if len(line) + 2 + len(x) > w and line.strip():
+                self.con.print(line, soft_wrap=True, markup=False)
+                line = " " * min(len(head), 4)
+            line += ("  " if line.strip() and line != head else " ") + x
+        self.con.print(line, soft_wrap=True, markup=False)
 
     def show_private(self, p):
         g = self.g
         c = g.cards
-        self.con.print("Your hand: " + "  ".join(
-            "[%d] %s" % (i + 1, N.card_name(c, x)) for i, x in enumerate(g.hands[p])))
+        self.lines("Your hand:", ["[%d] %s" % (i + 1, N.card_name(c, x)) for i, x in enumerate(g.hands[p])])
         if g.table[p]:
-            self.con.print("Your cheese: " + "  ".join(N.card_name(c, x) for x in g.table[p]))
+            self.lines("Your cheese:", [N.card_name(c, x) for x in g.table[p]])
         if g.advanced:
-            self.con.print("Your market cards: " + ("  ".join(
-                "[%d] %s" % (m + 1, N.market_name(c, m)) for m in g.own[p]) or "none"))
+            self.lines("Your market cards:", ["[%d] %s" % (m + 1, N.market_name(c, m)) for m in g.own[p]] or ["none"])
 
     def say(self, line):
         """A line the whole table sees (after a turn: the table has changed)."""
@@ -283,6 +305,9 @@ class Human:
         self.ui.tell(p, line)
 
     def give(self, g, q, t, p, opts):
+        if len(opts) == 1:              # no choice: nothing to ask (nor a keyboard to pass)
+            self.ui.tell(q, "You pass P%d your only %s, %s" % (p + 1, g.type_name(t), N.card_name(g.cards, opts[0])))
+            return opts[0]
         self.ui.handover(q)
         self.ui.con.print("P%d collects %s: pass one of yours." % (p + 1, g.type_name(t)))
         return self._choose(q, "give P%d" % (p + 1), opts, [N.card_name(g.cards, x) for x in opts],
