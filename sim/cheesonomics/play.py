@@ -11,7 +11,6 @@ never reaches the main screen or its scrollback, which keep only what the
 whole table sees (the hand-over prompts and what each turn did). Piped
 output (no terminal) stays plain text. Typed commands are listed by `help`.
 """
-from rich import box
 from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
@@ -22,12 +21,15 @@ from sim.cheesonomics import names as N
 from sim.rng import SeededRandom
 
 HELP = """Your turn, one of:
-  c TYPE                 collect milk: name an animal or a place (every other player passes you one)
-  p TYPE [N ...]         produce: lay the cards of TYPE (or only hand cards number N ...), then draw to 5
-  s ANIMAL COUNTRY [K]   sell K (1-3, default as many as you can) pieces of ANIMAL to COUNTRY
-  pass                   (final turns only) leave out your last turn
-  quit                   stop the game
-Names may be shortened: 'c go' collects goat, 's sh sw 3' sells 3 sheep to Switzerland."""
+  c TYPE                collect milk: name an animal or a place; every other
+                        player passes you one, you pass one back to each
+  p TYPE [N ...]        produce: lay your cards of TYPE (or only hand cards
+                        number N ...) face up, then draw to 5
+  s ANIMAL COUNTRY [K]  sell K pieces (1-3; default as many as you can)
+  pass                  (final turns only) leave out your last turn
+  quit                  stop the game
+Names may be shortened: 'c go' collects goat, 's sh sw 3' sells 3 sheep
+to Switzerland. help works at every prompt."""
 
 CHOICE_HELP = "Type the number in [ ] of your choice and press Enter (quit stops the game)."
 HANDOVER_HELP = ("Hot seat: the next player takes the keyboard and presses Enter; only then is their hand "
@@ -133,12 +135,16 @@ class UI:
         last turns' news above it): the market by country, the players;
         then the viewer's hand. Side by side on a wide terminal."""
         g = self.g
+        d = g.deck_count()
+        title = "Market (deck: %d card%s%s)" % (d, "" if d == 1 else "s", ", final turns" if g.final_turns() else "")
         m, ps = self._market(), self._players()
-        if self.con.measure(m).maximum + 4 + self.con.measure(ps).maximum <= self.con.width:
+        if max(len(title), self.con.measure(m).maximum) + 4 + self.con.measure(ps).maximum <= self.con.width:
             both = Table.grid(padding=(0, 4))
+            both.add_row(title, "Players")
             both.add_row(m, ps)
             self.con.print(both)
         else:
+            self.con.print(title)
             self.con.print(m)
             self.con.print(ps)
         if 0 <= self.viewer < g.n:
@@ -148,10 +154,8 @@ class UI:
     def _market(self):
         g = self.g
         c = g.cards
-        d = g.deck_count()
-        m = Table(box=None, pad_edge=False, title_justify="left", title="Market (deck: %d card%s%s)" % (
-            d, "" if d == 1 else "s", ", final turns" if g.final_turns() else ""))
-        for h in ("country", "price", "its cards: signs up"):
+        m = Table(box=None, pad_edge=False)
+        for h in ("country", "price", "signs up"):
             m.add_column(h)
         for k in range(5):
             signs = [("$" * g.signs(i)) for i in range(MARKET) if c.country[g.mk[i]] == k]
@@ -161,7 +165,7 @@ class UI:
     def _players(self):
         g = self.g
         c = g.cards
-        ps = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, title="Players", title_justify="left")
+        ps = Table(box=None, pad_edge=False)
         for h in ("player", "money", "produced", "sold", "hand", "knife"):
             ps.add_column(h)
         if g.advanced:
@@ -401,7 +405,7 @@ def play(cards, players, humans, advanced, seed):
     agents = [Human(ui, p) if p < humans else bot.Bot(rng) for p in range(players)]
     con.print(Panel("Cheesonomics, %d players (%s), seed %d. P%d starts. %s" % (
         players, "advanced" if advanced else "basic", seed, g.first + 1,
-        "Type help on your turn." if humans else "Bots only.")))
+        "Type help at any prompt." if humans else "Bots only.")))
     try:
         try:
             while not g.over:
