@@ -71,9 +71,20 @@ class UI:
             if show_view and 0 <= self.viewer < self.g.n:
                 self.show_private(self.viewer)
 
-    def ask(self, seat, prompt, helptext=CHOICE_HELP):
+    def ask(self, seat, prompt, helptext=CHOICE_HELP, options=()):
+        """What `seat` types at prompt; options ("[1] cow/red" ...) follow it
+        on the prompt's line, or stand on lines of their own above a short
+        prompt when they would not fit."""
         self.handover(seat)
-        return self.read("[bold]P%d[/] %s " % (seat + 1, prompt), helptext, show_view=True)
+        line = "P%d %s" % (seat + 1, prompt)
+        if options:
+            full = "%s %s:" % (line, "  ".join(options))
+            if len(full) < self.con.width - 8:
+                line = full
+            else:
+                self.lines(line + ":", options)
+                line = "%s (1-%d):" % (line, len(options))
+        return self.read("[bold]P%d[/]%s " % (seat + 1, line[len("P%d" % (seat + 1)):]), helptext, show_view=True)
 
     def handover(self, seat, show=True):
         """Before a private choice: the chooser sees the table and their
@@ -230,8 +241,7 @@ class Human:
     def _choose(self, p, prompt, cards, names, about=""):
         helptext = (about + "\n" if about else "") + CHOICE_HELP
         while True:
-            s = self.ui.ask(p, "%s %s:" % (prompt, "  ".join("[%d] %s" % (i + 1, names[i]) for i in range(len(names)))),
-                            helptext)
+            s = self.ui.ask(p, prompt, helptext, ["[%d] %s" % (i + 1, names[i]) for i in range(len(names))])
             try:
                 return cards[N.number(s, 1, len(cards), "choice") - 1]
             except N.NameError_ as e:
@@ -320,8 +330,11 @@ class Human:
 
     def pick(self, g, p, q, t, opts):
         self.ui.handover(p)
-        self.ui.con.print("P%d has no %s and shows the hand: %s" % (
-            q + 1, g.type_name(t), ", ".join(N.card_name(g.cards, x) for x in g.hands[q])))
+        if len(opts) == len(g.hands[q]):
+            self.ui.con.print("P%d has no %s and shows their hand: take one card of it." % (q + 1, g.type_name(t)))
+        else:
+            self.ui.lines("P%d has no %s and shows their hand (you may not take a forbidden mark):" % (
+                q + 1, g.type_name(t)), [N.card_name(g.cards, x) for x in g.hands[q]])
         return self._choose(p, "take from P%d" % (q + 1), opts, [N.card_name(g.cards, x) for x in opts],
                             "P%d has no %s: they show their hand and you take the card you want from it."
                             % (q + 1, g.type_name(t)))
@@ -329,7 +342,7 @@ class Human:
     def returns(self, g, p, hand, others):
         hand = list(hand)
         self.ui.handover(p)
-        self.ui.con.print("Your hand now: " + ", ".join(N.card_name(g.cards, x) for x in hand))
+        self.ui.con.print("Your hand now holds what you collected: pass one card back to each other player.")
         out = []
         for q in others:
             if not hand:
