@@ -351,4 +351,4 @@ def test_a_person_with_one_card_of_the_named_type_is_not_asked_to_choose(monkeyp
     rng = SeededRandom(2)
     ui.step([Human(ui, 0), bot.Bot(rng), Collects(rng, SHEEP)], rng)
     text = out.getvalue()
-    assert "You pass P3 your only sheep, sheep/green" in text and "give P3" not in text, text
+    assert "P3 collects sheep: you pass your only one, sheep/green" in text and "give P3" not in text, text

@@ -320,7 +320,8 @@ class Human:
 
     def give(self, g, q, t, p, opts):
         if len(opts) == 1:              # no choice: nothing to ask (nor a keyboard to pass)
-            self.ui.tell(q, "You pass P%d your only %s, %s" % (p + 1, g.type_name(t), N.card_name(g.cards, opts[0])))
+            self.ui.tell(q, "P%d collects %s: you pass your only one, %s" % (
+                p + 1, g.type_name(t), N.card_name(g.cards, opts[0])))
             return opts[0]
         self.ui.handover(q)
         self.ui.con.print("P%d collects %s: pass one of yours." % (p + 1, g.type_name(t)))
