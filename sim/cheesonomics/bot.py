@@ -145,8 +145,8 @@ class Bot:
                 if ontable[x] > ontable[a]:
                     a = x
             k = min(3, ontable[a])
-            self.why = "its %d %s wait (%d at %d pay %d, it sells at %d)" % (
-                ontable[a], g.cards.animals[a], k, top, k * top, need)
+            self.why = "its %s cheese waits: %d at %d would pay %d, it sells at %d" % (
+                g.cards.animals[a], k, top, k * top, need)
             return None
         a, c, k, stake, moved = best
         self.why = self._sale_why(g, p, last, need, k * now[c], c, stake, moved, seen)

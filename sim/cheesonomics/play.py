@@ -1,8 +1,10 @@
 """Cheesonomics at the terminal (Rich): people against bots, hot seat.
 
 Each person sees the table (market, prices, money, produced cheese, knives)
-and only their own hand, and is told in private which card another player
-chose for them (given, or taken from their shown hand). With two or more
+and only their own hand before any choice they make, and is told in private
+which card another player chose for them (given, or taken from their shown
+hand) and which cards they drew. A bot's move is followed by its reason
+(bot.Bot.why). `help` works at every prompt. With two or more
 people at one keyboard (hot seat) the keyboard is handed over before
 anyone's private choice, so nobody sees another's hand: on a terminal each
 player's private view is drawn on the alternate screen (as full-screen
