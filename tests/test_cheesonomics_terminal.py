@@ -352,3 +352,20 @@ def test_a_person_with_one_card_of_the_named_type_is_not_asked_to_choose(monkeyp
     ui.step([Human(ui, 0), bot.Bot(rng), Collects(rng, SHEEP)], rng)
     text = out.getvalue()
     assert "P3 collects sheep: you pass your only one, sheep/green" in text and "give P3" not in text, text
+
+
+def test_help_works_at_the_advanced_choices_after_a_sale(monkeypatch):
+    # marked pieces sold: the special-mark step and the country's cards step
+    # each explain themselves on help, and the sale goes through
+    g = new_game(3, advanced=True, seed=3, first=0)
+    for place in range(3):
+        move(g, card(COW, place, 0), g.table[0])        # copy 0: marked
+    out = io.StringIO()
+    ui = UI(g, [0], Console(file=out, width=80, highlight=False))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("s cow fr\nhelp\n1\nhelp\n1\n"))
+    rng = SeededRandom(1)
+    ui.step([Human(ui, 0), bot.Bot(rng), bot.Bot(rng)], rng)
+    text = out.getvalue()
+    assert "not a choice" not in text, text
+    assert "A sold piece carries a special mark" in text and "turn them all over" in text, text
+    assert "P1 sells 3 cow to France at 7: 21" in text, text

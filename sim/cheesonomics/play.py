@@ -215,7 +215,7 @@ class UI:
         if g.table[p]:
             self.lines("Your cheese:", [N.card_name(c, x) for x in g.table[p]])
         if g.advanced:
-            self.lines("Your market cards:", ["[%d] %s" % (m + 1, N.market_name(c, m)) for m in g.own[p]] or ["none"])
+            self.lines("Your market cards:", [N.market_name(c, m) for m in g.own[p]] or ["none"])
 
     def say(self, line):
         """A line the whole table sees (after a turn: the table has changed)."""
@@ -365,39 +365,58 @@ class Human:
         for x in cards:
             if c.mark[x] != 255 and c.mark[x] not in marks:
                 marks.append(c.mark[x])
-        action = None
-        if marks:
-            opts = ["none"]
-            if g.reserve and own:
-                opts.append("reserve")
-            if own and any(g.own[q] for q in range(g.n) if q != p):
-                opts.append("trade")
-            opts.append("forbid")
-            k = self._choose(p, "special mark (%s): action" % ", ".join(c.marks[m] for m in marks), opts, opts)
-            if k == "reserve":
-                m = self._choose(p, "discard", own, [N.market_name(c, x) for x in own])
-                action = ("reserve", m)
-                own.remove(m)
-                own.append(g.reserve[0])
-            elif k == "trade":
-                qs = [q for q in range(g.n) if q != p and g.own[q]]
-                q = self._choose(p, "trade with", qs, ["P%d" % (x + 1) for x in qs])
-                m = self._choose(p, "give", own, [N.market_name(c, x) for x in own])
-                action = ("trade", q, m, None)      # taken blind from P(q)'s fan
-            elif k == "forbid":
-                f = self._choose(p, "forbid", marks, [c.marks[x] for x in marks])
-                action = ("forbid", f)
+        action = self._mark_action(g, p, own, marks) if marks else None
         replace = None
         if own and (action is None or action[0] != "trade"):
             pos = [i for i in range(MARKET) if c.country[g.mk[i]] == country]
-            k = self._choose(p, "%s's cards:" % c.countries[country], ["turn", "exchange"],
-                             ["turn them over", "exchange one for one of yours"])
+            k = self._choose(p, "%s's cards" % c.countries[country], ["turn", "exchange"],
+                             ["turn them over", "exchange one for one of yours"],
+                             "The cards of the country you sold to change: turn them all over (as in the basic "
+                             "game), or lay one of your own market cards in place of one of them (you take it).")
             if k == "exchange":
-                i = self._choose(p, "which", pos, ["%d %s" % (x + 1, "$" * g.signs(x)) for x in pos])
-                m = self._choose(p, "lay", own, [N.market_name(c, x) for x in own])
-                s = self._choose(p, "side up", [0, 1], ["A: %d" % c.sides[2 * m], "B: %d" % c.sides[2 * m + 1]])
+                i = self._choose(p, "which", pos, ["at %d: %s" % (x + 1, "$" * g.signs(x)) for x in pos],
+                                 "Which %s card to take (its position on the market, the signs up)."
+                                 % c.countries[country])
+                m = self._choose(p, "lay", own, [N.market_name(c, x) for x in own],
+                                 "Which of your market cards to lay in its place.")
+                s = self._choose(p, "side up", [0, 1], ["A: %d" % c.sides[2 * m], "B: %d" % c.sides[2 * m + 1]],
+                                 "Which side of it shows: the number is its signs.")
                 replace = ("exchange", i, m, s)
         return action, replace
+
+    def _mark_action(self, g, p, own, marks):
+        """The special action of a sale with marked pieces (own: updated
+        for a reserve swap), or None."""
+        c = g.cards
+        opts = ["none"]
+        if g.reserve and own:
+            opts.append("reserve")
+        if own and any(g.own[q] for q in range(g.n) if q != p):
+            opts.append("trade")
+        opts.append("forbid")
+        k = self._choose(p, "special mark (%s), action" % ", ".join(c.marks[m] for m in marks), opts, opts,
+                         "A sold piece carries a special mark: you may take one action. reserve: discard one "
+                         "of your market cards and take the reserve's top one; trade: give one of yours to an "
+                         "opponent and take one of theirs, blind; forbid: until your next turn nobody may "
+                         "take a card with that mark.")
+        if k == "reserve":
+            m = self._choose(p, "discard", own, [N.market_name(c, x) for x in own],
+                             "The market card you give back to the reserve.")
+            own.remove(m)
+            own.append(g.reserve[0])
+            return ("reserve", m)
+        if k == "trade":
+            qs = [q for q in range(g.n) if q != p and g.own[q]]
+            q = self._choose(p, "trade with", qs, ["P%d" % (x + 1) for x in qs],
+                             "The opponent you trade with: you take one of their market cards blind.")
+            m = self._choose(p, "give", own, [N.market_name(c, x) for x in own],
+                             "The market card you give them.")
+            return ("trade", q, m, None)        # taken blind from P(q)'s fan
+        if k == "forbid":
+            f = self._choose(p, "forbid", marks, [c.marks[x] for x in marks],
+                             "The mark nobody may take until your next turn.")
+            return ("forbid", f)
+        return None
 
 
 def final_report(con, g):
