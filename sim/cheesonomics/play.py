@@ -149,7 +149,8 @@ class UI:
         then the viewer's hand. Side by side on a wide terminal."""
         g = self.g
         d = g.deck_count()
-        title = "Market (deck: %d card%s%s)" % (d, "" if d == 1 else "s", ", final turns" if g.final_turns() else "")
+        title = "Market (deck: %d card%s%s)" % (d, "" if d == 1 else "s", ", game over" if g.over else
+                                                 ", final turns" if g.final_turns() else "")
         m, ps = self._market(), self._players()
         if max(len(title), self.con.measure(m).maximum) + 4 + self.con.measure(ps).maximum <= self.con.width:
             both = Table.grid(padding=(0, 4))
