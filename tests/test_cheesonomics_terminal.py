@@ -20,7 +20,7 @@ from rich.console import Console
 from sim.cheesonomics import bot, driver
 from sim.cheesonomics import names as N
 from sim.cheesonomics.arrange import card, deck_left, move, new_game, set_hand
-from sim.cheesonomics.play import UI, Human
+from sim.cheesonomics.play import UI, Human, Quit
 from sim.rng import SeededRandom
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -177,8 +177,9 @@ def test_a_person_collecting_is_told_which_card_each_bot_gave(monkeypatch):
 
 def test_in_hot_seat_a_players_news_waits_for_their_own_view(monkeypatch):
     # P3 (a bot) collects cow from two people: P1 has none (P3 takes from the
-    # shown hand), P2 gives one; P1's news is shown only once P1 has the keyboard
-    typed = ["", "1"] + ["", "quit"]
+    # shown hand), P2 gives one; P1's news is shown only once P1 has the keyboard;
+    # P2 reads what P3 gave back before P2's view is hidden (Enter)
+    typed = ["", "1"] + ["", "", "quit"]
     g, ui, out = _table([0, 1], monkeypatch, typed, first=2)
     rng = SeededRandom(2)
     agents = [Human(ui, 0), Human(ui, 1), Collects(rng, COW)]
@@ -188,6 +189,8 @@ def test_in_hot_seat_a_players_news_waits_for_their_own_view(monkeypatch):
     news = text.index("P3 took your")
     assert text.rindex("Pass the keyboard to P1") < news
     assert "P3 gave you" in text[text.index("Pass the keyboard to P2"):text.rindex("Pass the keyboard to P1")]
+    assert text.index("P3 gave you") < text.index("P2 press Enter to hide your hand") < text.rindex(
+        "Pass the keyboard to P1")
 
 
 # -- typed sales ---------------------------------------------------------------
@@ -239,3 +242,130 @@ def test_in_hot_seat_the_collectors_hand_is_shown_only_once_they_have_the_keyboa
     text = out.getvalue()
     assert text.count("Pass the keyboard to P1") == 2 and "Pass the keyboard to P2" in text
     assert text.index("Your hand now") > text.rindex("Pass the keyboard to P1") > text.index("Pass the keyboard to P2")
+
+
+# -- what a new player sees and may ask ----------------------------------------
+
+def test_a_bots_move_is_followed_by_its_reason(monkeypatch):
+    # P2 (a bot) holds two cows: it collects cow, and says it is gathering them
+    g, ui, out = _table([0], monkeypatch, [], first=1)
+    set_hand(g, 0, [card(GOAT, RED), card(GOAT, BLUE), card(COW, RED), card(CAMEL, PURPLE), card(CAMEL, RED)])
+    set_hand(g, 1, [card(COW, GREEN), card(COW, BLUE), card(SHEEP, RED), card(BUFFALO, BLUE), card(CAMEL, BLUE)])
+    rng = SeededRandom(2)
+    agents = [Human(ui, 0), bot.Bot(rng), bot.Bot(rng)]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n"))
+    ui.step(agents, rng)
+    text = out.getvalue()
+    assert "P2 collects cow\n  why: gathering cow, its biggest group, toward a lot of 3\n" in text, text
+
+
+def test_a_bots_sale_says_which_market_it_leaves_the_next_players(monkeypatch):
+    # France and Italy both pay 7; Italy turned over would pay 8 to P2, who has
+    # 3 pieces ready: the bot sells to France, and says so
+    from sim.cheesonomics.arrange import set_market
+    g, ui, out = _table([], monkeypatch, [], first=0)
+    set_market(g, [0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 12, 16, 17, 20, 22], [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0])
+    for p in range(3):
+        for place in range(3):
+            move(g, card(p, place), g.table[p])
+    rng = SeededRandom(2)
+    ui.step([bot.Bot(rng) for _ in range(3)], rng)
+    text = out.getvalue()
+    assert "P1 sells 3 cow to France at 7: 21\n  why: 21 is enough (it sells at 15); Italy pays 21 too, but turned " \
+        "over would leave the next players 8, not 7\n" in text, text
+
+
+def _before(text, mark):
+    assert mark in text, text
+    return text[:text.index(mark)]
+
+
+def test_a_person_sees_hand_market_and_table_before_a_choice_in_a_bots_turn(monkeypatch):
+    # the game's first screen: P3 (a bot) collects goat at once; P1 sees their
+    # hand, the market and the table before choosing which goat to give
+    g, ui, out = _table([0], monkeypatch, ["1"], first=2)
+    rng = SeededRandom(2)
+    ui.step([Human(ui, 0), bot.Bot(rng), Collects(rng, GOAT)], rng)
+    seen = _before(out.getvalue(), "P1 give P3")
+    for part in ("Your hand: [1] goat/red", "Market (deck:", "price", "produced"):
+        assert part in seen, seen
+
+
+def test_in_hot_seat_a_player_still_at_the_keyboard_sees_the_table_as_it_is_now(monkeypatch):
+    # P1 (a person) has just collected; then P3 (a bot) collects goat: P1, still
+    # at the keyboard, sees the table and hand after their own turn before giving
+    typed = ["", "c sheep", "4", "4", "1"]         # P1 passes back both camels, keeps both goats
+    g, ui, out = _table([0, 1], monkeypatch, typed, first=0)
+    rng = SeededRandom(2)
+    agents = [Human(ui, 0), bot.Bot(rng), Collects(rng, GOAT)]
+    ui.step(agents, rng)                    # P1 collects sheep (P2, a bot here, gives)
+    agents[1] = bot.Bot(rng)
+    ui.viewer = 0
+    ui.step(agents, rng)                    # P2 (a bot) plays
+    mark = len(out.getvalue())
+    ui.step(agents, rng)                    # P3 collects goat from P1
+    seen = _before(out.getvalue()[mark:], "P1 give P3")
+    assert "Your hand: " in seen and "Market (deck:" in seen, seen
+
+
+def test_help_works_at_a_choice_prompt(monkeypatch):
+    g, ui, out = _table([0], monkeypatch, ["help", "1"], first=2)
+    rng = SeededRandom(2)
+    ui.step([Human(ui, 0), bot.Bot(rng), Collects(rng, GOAT)], rng)
+    text = out.getvalue()
+    assert "not a choice" not in text, text
+    helped = text[text.index("P1 give P3"):]
+    assert "P3 collects goat: each other player passes them one goat card of their choice" in helped
+    assert "Type the number in [ ] of your choice" in helped
+    assert helped.count("P1 give P3") == 2 and "P3 collects goat" in helped     # asked again, then played
+
+
+def test_help_works_at_the_hand_over_prompt(monkeypatch):
+    # hot seat: "help" at "Pass the keyboard" explains and waits for Enter
+    typed = ["help", "", "1", "", "quit"]
+    g, ui, out = _table([0, 1], monkeypatch, typed, first=2)
+    rng = SeededRandom(2)
+    agents = [Human(ui, 0), Human(ui, 1), Collects(rng, GOAT)]
+    try:
+        ui.step(agents, rng)
+    except Quit:
+        pass
+    text = out.getvalue()
+    assert "Hot seat: the next player takes the keyboard" in text, text
+    assert "not a choice" not in text and "P3 collects goat" in text, text
+
+
+def test_a_person_sees_the_cards_they_drew_at_once(monkeypatch):
+    g, ui, out = _table([0], monkeypatch, ["p goat"], first=0)
+    rng = SeededRandom(2)
+    ui.step([Human(ui, 0), bot.Bot(rng), bot.Bot(rng)], rng)
+    drawn = g.hands[0][3:]
+    assert len(drawn) == 2
+    text = out.getvalue()
+    assert "You drew %s, %s" % (N.card_name(g.cards, drawn[0]), N.card_name(g.cards, drawn[1])) in \
+        _before(text, "P1 produces 2 goat"), text
+
+
+def test_a_person_with_one_card_of_the_named_type_is_not_asked_to_choose(monkeypatch):
+    g, ui, out = _table([0], monkeypatch, [], first=2)
+    rng = SeededRandom(2)
+    ui.step([Human(ui, 0), bot.Bot(rng), Collects(rng, SHEEP)], rng)
+    text = out.getvalue()
+    assert "P3 collects sheep: you pass your only one, sheep/green" in text and "give P3" not in text, text
+
+
+def test_help_works_at_the_advanced_choices_after_a_sale(monkeypatch):
+    # marked pieces sold: the special-mark step and the country's cards step
+    # each explain themselves on help, and the sale goes through
+    g = new_game(3, advanced=True, seed=3, first=0)
+    for place in range(3):
+        move(g, card(COW, place, 0), g.table[0])        # copy 0: marked
+    out = io.StringIO()
+    ui = UI(g, [0], Console(file=out, width=80, highlight=False))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("s cow fr\nhelp\n1\nhelp\n1\n"))
+    rng = SeededRandom(1)
+    ui.step([Human(ui, 0), bot.Bot(rng), bot.Bot(rng)], rng)
+    text = out.getvalue()
+    assert "not a choice" not in text, text
+    assert "A sold piece carries a special mark" in text and "turn them all over" in text, text
+    assert "P1 sells 3 cow to France at 7: 21" in text, text

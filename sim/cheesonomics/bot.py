@@ -60,6 +60,7 @@ class Bot:
         self.endgame = endgame
         self.d0 = -1                      # the deck count and turns played when we first saw them
         self.t0 = 0
+        self.why = ""                     # why the last turn did what it did (one line, for the table)
 
     def _at_risk(self, g, p):
         """This may be our last turn although the deck still holds cards:
@@ -106,13 +107,14 @@ class Bot:
         in the final turns); among those, the one that is worth most once
         its market move is counted: the country's cards turn over, which
         may raise or lower the best price the next players (and we, later)
-        sell at. Ties are drawn at random (seeded)."""
+        sell at. Ties are drawn at random (seeded). self.why says why."""
         table = g.table[p]
         ontable = _animals(table)
         now, flip = _market(g)
         top = max(now)
         need = 3 * self.sell_price if not short else 2 * self.sell_price
         best, bs, ties = None, 0, 0
+        seen = []                       # (pay, country, best price left) of each sale that pays enough
         for a in range(5):
             k = min(3, ontable[a])
             if not k:
@@ -129,17 +131,46 @@ class Bot:
                 for x in range(5):
                     if x != c and now[x] > moved:
                         moved = now[x]
+                seen.append((k * pr, c, moved))
                 sc = 4 * k * pr + stake * (moved - top)
                 if best is None or sc > bs:
-                    best, bs, ties = (a, c, k), sc, 1
+                    best, bs, ties = (a, c, k, stake, moved), sc, 1
                 elif sc == bs:
                     ties += 1
                     if randbelow(self.rng, ties) == 0:
-                        best = (a, c, k)
+                        best = (a, c, k, stake, moved)
         if best is None:
+            a = 0
+            for x in range(5):
+                if ontable[x] > ontable[a]:
+                    a = x
+            k = min(3, ontable[a])
+            self.why = "its %s cheese waits: %d at %d would pay %d, it sells at %d" % (
+                g.cards.animals[a], k, top, k * top, need)
             return None
-        a, c, k = best
+        a, c, k, stake, moved = best
+        self.why = self._sale_why(g, p, last, need, k * now[c], c, stake, moved, seen)
         return a, c, self._pieces(table, a, k)
+
+    def _sale_why(self, g, p, last, need, pay, c, stake, moved, seen):
+        """Why this sale: it pays enough (or the end is near), and what it
+        leaves on the market, against the sale that would have paid most."""
+        names = g.cards.countries
+        if g.final_turns():
+            why = "final turns: it sells what it has"
+        elif last and pay < need:
+            why = "the players after it may empty the deck first: it sells now"
+        else:
+            why = "%d is enough (it sells at %d)" % (pay, need)
+        alt = None
+        for s in seen:
+            if s[1] != c and s[0] >= pay and s[2] != moved and (alt is None or s[0] > alt[0]):
+                alt = s
+        if alt is not None:
+            whose = "the next players" if stake < 0 else "its own next sale"
+            why += "; %s pays %s, but turned over would leave %s %d, not %d" % (
+                names[alt[1]], "%d too" % alt[0] if alt[0] == pay else alt[0], whose, alt[2], moved)
+        return why
 
     def _turn(self, g, p):
         hand = g.hands[p]
@@ -154,14 +185,19 @@ class Bot:
             if inhand[a] > inhand[grp_a]:
                 grp_a = a
         grp = inhand[grp_a]
+        wait = ""
         if lot:
             sale = self._sale(g, p, last, short)
             if sale is not None:
                 return ("sell", sale[0], sale[1], sale[2])
+            wait = "; " + self.why
+        name = g.cards.animals[grp_a]
         if grp and (grp >= self.produce_at or last or (short and grp >= 2)
                     or (self.streak >= 2 and grp >= 2) or self.streak >= 4):
+            self.why = self._produce_why(g, grp, name, final, last, short) + wait
             return ("produce", grp_a, [c for c in hand if c // 20 == grp_a])
         if final and not hand and not lot:
+            self.why = "nothing in hand or on the table for its last turn"
             return ("pass",)
         # collect the animal we hold most of (table counts a little), unlocked
         order = []
@@ -171,11 +207,30 @@ class Bot:
         for i in range(4, -1, -1):
             t = order[i][2]
             if g.locked_by(t, p) < 0:
+                self.why = "gathering %s, its biggest group, toward a lot of 3" % g.type_name(t)
+                if i < 4:
+                    top = order[4][2]
+                    self.why = "gathering %s: %s is under P%d's knife" % (
+                        g.type_name(t), g.type_name(top), g.locked_by(top, p) + 1)
+                self.why += wait
                 return ("collect", t)
         for t in range(5, 10):
             if g.locked_by(t, p) < 0:
+                self.why = "every animal is under a knife: it names a place" + wait
                 return ("collect", t)
+        self.why = "every type is under a knife" + wait
         return ("pass",)
+
+    def _produce_why(self, g, grp, name, final, last, short):
+        if grp >= self.produce_at:
+            return "%d %s are a lot to sell (it produces at %d)" % (grp, name, self.produce_at)
+        if final:
+            return "final turns: it lays what it holds (an unsold piece pays 1)"
+        if last:
+            return "the players after it may empty the deck first: it lays what it holds"
+        if short and grp >= 2:
+            return "the deck is nearly out (%d cards): it lays its %s" % (g.deck_count(), name)
+        return "%d collects in a row made no lot: it lays its %s" % (self.streak, name)
 
     def _pieces(self, table, a, k):
         out = []
@@ -220,7 +275,12 @@ class Bot:
         if action is not None and action[0] == "reserve":
             own.remove(action[1])
             own.append(g.reserve[0])
-        return action, self._replacement(g, p, country, own, cards)
+        replace = self._replacement(g, p, country, own, cards)
+        if action is not None and action[0] == "forbid":
+            self.why += "; it forbids %s, the mark it sold" % g.cards.marks[action[1]]
+        elif action is not None:
+            self.why += "; it swaps its weakest market card for the reserve's top one"
+        return action, replace
 
     def _worst_own(self, g, p):
         worst, ws = None, 9
@@ -259,6 +319,9 @@ class Bot:
                         best, choice = v, ("exchange", pos, m, s)
                     pr[cs[m]] -= sides[2 * m + s]
                     pr[country] += s0
+        if choice is not None:
+            self.why += "; it lays one of its market cards to leave %s a best price of %d, not %d" % (
+                "the next players" if stake < 0 else "its own next sale", best // stake, max(pr))
         return choice
 
 

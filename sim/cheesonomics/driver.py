@@ -6,7 +6,7 @@ returns(g, p, hand, others) and after_sale(g, p, a, country, cards)
 (bot.Bot is one; the simulator's terminal player is another). An agent may
 also have told(g, p, line): what seat p learns in private, a card another
 player chose for them ("P2 gave you cow/red", "P3 took your sheep/red and
-gave you goat/blue"). play_turn() returns a line saying what the table saw.
+gave you goat/blue", "You drew cow/red, sheep/blue"). play_turn() returns a line saying what the table saw.
 """
 from sim.cheesonomics.engine import randbelow
 
@@ -65,7 +65,11 @@ def play_turn(g, agents, rng):
             line += " (%s showed their hand)" % ", ".join(shown)
         return line
     if k == "produce":
+        kept = len(g.hands[p]) - len(act[2])
         g.produce(act[1], act[2])
+        drawn = g.hands[p][kept:]
+        _tell(agents, p, g, "You drew %s" % (", ".join(g.card_name(c) for c in drawn) if drawn
+                                             else "nothing: the deck is empty"))
         return "%s produces %d %s" % (who, len(act[2]), g.type_name(act[1]))
     if k == "sell":
         a, country, cards = act[1], act[2], act[3]

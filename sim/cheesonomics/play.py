@@ -1,8 +1,10 @@
 """Cheesonomics at the terminal (Rich): people against bots, hot seat.
 
 Each person sees the table (market, prices, money, produced cheese, knives)
-and only their own hand, and is told in private which card another player
-chose for them (given, or taken from their shown hand). With two or more
+and only their own hand before any choice they make, and is told in private
+which card another player chose for them (given, or taken from their shown
+hand) and which cards they drew. A bot's move is followed by its reason
+(bot.Bot.why). `help` works at every prompt. With two or more
 people at one keyboard (hot seat) the keyboard is handed over before
 anyone's private choice, so nobody sees another's hand: on a terminal each
 player's private view is drawn on the alternate screen (as full-screen
@@ -14,7 +16,6 @@ output (no terminal) stays plain text. Typed commands are listed by `help`.
 from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
-from rich.text import Text
 
 from sim.cheesonomics import bot, driver
 from sim.cheesonomics.engine import Game, MARKET, is_type
@@ -22,12 +23,20 @@ from sim.cheesonomics import names as N
 from sim.rng import SeededRandom
 
 HELP = """Your turn, one of:
-  c TYPE                 collect milk: name an animal or a place (every other player passes you one)
-  p TYPE [N ...]         produce: lay the cards of TYPE (or only hand cards number N ...), then draw to 5
-  s ANIMAL COUNTRY [K]   sell K (1-3, default as many as you can) pieces of ANIMAL to COUNTRY
-  pass                   (final turns only) leave out your last turn
-  quit                   stop the game
-Names may be shortened: 'c go' collects goat, 's sh sw 3' sells 3 sheep to Switzerland."""
+  c TYPE                collect milk: name an animal or a place; every other
+                        player passes you one, you pass one back to each
+  p TYPE [N ...]        produce: lay your cards of TYPE (or only hand cards
+                        number N ...) face up, then draw to 5
+  s ANIMAL COUNTRY [K]  sell K pieces (1-3; default as many as you can)
+  pass                  (final turns only) leave out your last turn
+  quit                  stop the game
+Names may be shortened: 'c go' collects goat, 's sh sw 3' sells 3 sheep
+to Switzerland. help works at every prompt."""
+
+CHOICE_HELP = "Type the number in [ ] of your choice and press Enter (quit stops the game)."
+HANDOVER_HELP = ("Hot seat: the next player takes the keyboard and presses Enter; only then is their hand "
+                 "shown, and it is hidden again before the keyboard goes on.")
+HELP_WORDS = ("help", "h", "?")
 
 
 class Quit(Exception):
@@ -44,30 +53,53 @@ class UI:
         self.alt = False                # a private view is on the alternate screen
         self.public = []                # lines the table saw meanwhile, for the main screen
         self.inbox = {}                 # seat -> private lines for their next view
+        self.fresh = False              # the viewer has seen the table as it is now
+        self.unread = False             # the viewer was told something since they last typed
 
-    def ask(self, seat, prompt):
+    def read(self, prompt, helptext, show_view=False):
+        """One typed line; `help` prints helptext (and, with show_view, the
+        viewer's hand again) and asks again; quit stops the game."""
+        while True:
+            try:
+                s = self.con.input(prompt).strip()
+            except EOFError:
+                raise Quit()
+            self.unread = False
+            if s.lower() in ("quit", "exit", "q!"):
+                raise Quit()
+            if s.lower() not in HELP_WORDS:
+                return s
+            self.con.print(helptext)
+            if show_view and 0 <= self.viewer < self.g.n:
+                self.show_private(self.viewer)
+
+    def ask(self, seat, prompt, helptext=CHOICE_HELP, options=()):
+        """What `seat` types at prompt; options ("[1] cow/red" ...) follow it
+        on the prompt's line, or stand on lines of their own above a short
+        prompt when they would not fit."""
         self.handover(seat)
-        try:
-            s = self.con.input("[bold]P%d[/] %s " % (seat + 1, prompt))
-        except EOFError:
-            raise Quit()
-        s = s.strip()
-        if s.lower() in ("quit", "exit", "q!"):
-            raise Quit()
-        return s
+        line = "P%d %s" % (seat + 1, prompt)
+        if options:
+            full = "%s %s:" % (line, "  ".join(options))
+            if len(full) < self.con.width - 8:
+                line = full
+            else:
+                self.lines(line + ":", options)
+                line = "%s (1-%d):" % (line, len(options))
+        return self.read("[bold]P%d[/]%s " % (seat + 1, line[len("P%d" % (seat + 1)):]), helptext, show_view=True)
 
     def handover(self, seat, show=True):
-        """Hot seat: before a private choice of another person, leave the
-        private view, wait until they have the keyboard, and open theirs
-        (show: with the table and their news; a turn draws its own)."""
+        """Before a private choice: the chooser sees the table and their
+        hand as they are now (show; a turn draws its own). Hot seat: leave
+        the private view, wait until they have the keyboard, open theirs."""
         if self.viewer == seat:
+            if show and not self.fresh:
+                self.show_table()
+                self.show_inbox(seat)
             return
         self.leave_private()
         self.con.print(Panel("Pass the keyboard to [bold]P%d[/] and press Enter." % (seat + 1)))
-        try:
-            self.con.input("")
-        except EOFError:
-            raise Quit()
+        self.read("", HANDOVER_HELP)
         self.enter_private()
         self.viewer = seat
         if show:
@@ -81,9 +113,13 @@ class UI:
             self.alt = True
             self.con.clear()
 
-    def leave_private(self):
-        """Back to the main screen, which gets what the table saw meanwhile."""
+    def leave_private(self, pause=True):
+        """Back to the main screen, which gets what the table saw meanwhile
+        (hot seat, pause: once the viewer has read what they were last told)."""
         if self.viewer >= 0 and self.hot_seat:
+            if self.unread and pause:
+                self.read("[bold]P%d[/] press Enter to hide your hand. " % (self.viewer + 1),
+                          "Your hand is hidden before the keyboard goes to the next player.")
             self.viewer = -1
         if not self.alt:
             return
@@ -98,6 +134,7 @@ class UI:
         """Only `seat` may read this: now if it is their view, else at their next."""
         if seat == self.viewer:
             self.con.print("[magenta]%s[/]" % line)
+            self.unread = True
         else:
             self.inbox.setdefault(seat, []).append(line)
 
@@ -107,29 +144,49 @@ class UI:
 
     # -- drawing -----------------------------------------------------------
     def show_table(self):
+        """What the whole table sees, compact (a 24-line terminal keeps the
+        last turns' news above it): the market by country, the players;
+        then the viewer's hand. Side by side on a wide terminal."""
+        g = self.g
+        d = g.deck_count()
+        title = "Market (deck: %d card%s%s)" % (d, "" if d == 1 else "s", ", game over" if g.over else
+                                                 ", final turns" if g.final_turns() else "")
+        m, ps = self._market(), self._players()
+        if max(len(title), self.con.measure(m).maximum) + 4 + self.con.measure(ps).maximum <= self.con.width:
+            both = Table.grid(padding=(0, 4))
+            both.add_row(title, "Players")
+            both.add_row(m, ps)
+            self.con.print(both)
+        else:
+            self.con.print(title)
+            self.con.print(m)
+            self.con.print(ps)
+        if 0 <= self.viewer < g.n:
+            self.show_private(self.viewer)
+            self.fresh = True
+
+    def _market(self):
         g = self.g
         c = g.cards
-        m = Table(title="Market (deck: %d card%s%s)" % (g.deck_count(), "" if g.deck_count() == 1 else "s",
-                                                         ", final turns" if g.final_turns() else ""),
-                  show_header=True, expand=False)
-        for s in range(3):
-            m.add_column("sector %d" % (s + 1))
-        for row in range(5):
-            cells = []
-            for s in range(3):
-                i = s * 5 + row
-                k = c.country[g.mk[i]]
-                cells.append("%2d %s %s" % (i + 1, c.countries[k], "$" * g.signs(i)))
-            m.add_row(*cells)
-        prices = Text("Price of a piece: " + ", ".join(
-            "%s %d" % (c.countries[k], g.price(k)) for k in range(5) if g.price(k)))
-        ps = Table(show_header=True)
-        for h in ("player", "money", "produced (face up)", "sold", "hand", "knife"):
+        m = Table(box=None, pad_edge=False)
+        for h in ("country", "price", "signs up"):
+            m.add_column(h)
+        for k in range(5):
+            signs = [("$" * g.signs(i)) for i in range(MARKET) if c.country[g.mk[i]] == k]
+            m.add_row(c.countries[k], str(g.price(k)) if signs else "-", " ".join(signs) or "not on the market")
+        return m
+
+    def _players(self):
+        g = self.g
+        c = g.cards
+        ps = Table(box=None, pad_edge=False)
+        for h in ("player", "money", "produced", "sold", "hand", "knife"):
             ps.add_column(h)
         if g.advanced:
             ps.add_column("market cards")
         for p in range(g.n):
-            tag = "P%d%s%s" % (p + 1, " (you)" if p == self.viewer else "", " *" if p == g.cur and not g.over else "")
+            tag = "P%d%s%s" % (p + 1, " (you)" if p == self.viewer else "",
+                               " plays" if p == g.cur and not g.over else "")
             prod = ", ".join("%d %s" % (g.table_count(p, a), c.animals[a]) for a in range(5) if g.table_count(p, a))
             knife = g.type_name(g.knife[p]) if g.knife[p] != 255 else ""
             if g.forbid[p] != 255:
@@ -138,28 +195,43 @@ class UI:
             if g.advanced:
                 row.append(str(len(g.own[p])))
             ps.add_row(*row)
-        self.con.print(m)
-        self.con.print(prices)
-        self.con.print(ps)
-        if 0 <= self.viewer < g.n:
-            self.show_private(self.viewer)
+        return ps
+
+    def lines(self, head, items):
+        """head and items on as many lines as the terminal needs, never
+        breaking an item ("[3] sheep/blue/trowel") in two."""
+        w = max(40, self.con.width - 1)
+        line = head
+        for x in items:
+            if len(line) + 2 + len(x) > w and line.strip():
+                self.con.print(line, soft_wrap=True, markup=False)
+                line = " " * min(len(head), 4)
+            line += ("  " if line.strip() and line != head else " ") + x
+        self.con.print(line, soft_wrap=True, markup=False)
 
     def show_private(self, p):
         g = self.g
         c = g.cards
-        self.con.print("Your hand: " + "  ".join(
-            "[%d] %s" % (i + 1, N.card_name(c, x)) for i, x in enumerate(g.hands[p])))
+        self.lines("Your hand:", ["[%d] %s" % (i + 1, N.card_name(c, x)) for i, x in enumerate(g.hands[p])])
         if g.table[p]:
-            self.con.print("Your cheese: " + "  ".join(N.card_name(c, x) for x in g.table[p]))
+            self.lines("Your cheese:", [N.card_name(c, x) for x in g.table[p]])
         if g.advanced:
-            self.con.print("Your market cards: " + ("  ".join(
-                "[%d] %s" % (m + 1, N.market_name(c, m)) for m in g.own[p]) or "none"))
+            self.lines("Your market cards:", [N.market_name(c, m) for m in g.own[p]] or ["none"])
 
     def say(self, line):
-        """A line the whole table sees."""
+        """A line the whole table sees (after a turn: the table has changed)."""
         self.con.print("[cyan]%s[/]" % line)
         if self.alt:
             self.public.append(line)
+        self.fresh = False
+
+    def step(self, agents, rng):
+        """One turn: what the table saw, and a bot's reason for it."""
+        p = self.g.cur
+        self.say(driver.play_turn(self.g, agents, rng))
+        why = getattr(agents[p], "why", "")
+        if why:
+            self.say("  why: %s" % why)
 
 
 class Human:
@@ -169,9 +241,10 @@ class Human:
         self.ui = ui
         self.seat = seat
 
-    def _choose(self, p, prompt, cards, names):
+    def _choose(self, p, prompt, cards, names, about=""):
+        helptext = (about + "\n" if about else "") + CHOICE_HELP
         while True:
-            s = self.ui.ask(p, "%s %s:" % (prompt, "  ".join("[%d] %s" % (i + 1, names[i]) for i in range(len(names)))))
+            s = self.ui.ask(p, prompt, helptext, ["[%d] %s" % (i + 1, names[i]) for i in range(len(names))])
             try:
                 return cards[N.number(s, 1, len(cards), "choice") - 1]
             except N.NameError_ as e:
@@ -184,7 +257,7 @@ class Human:
         ui.show_table()
         ui.show_inbox(p)
         while True:
-            s = ui.ask(p, "your move (help):")
+            s = ui.ask(p, "your move (help):", HELP)
             w = s.split()
             if not w:
                 continue
@@ -199,9 +272,6 @@ class Human:
     def _parse(self, g, p, w):
         c = g.cards
         cmd = w[0].lower()
-        if cmd in ("help", "h", "?"):
-            self.ui.con.print(HELP)
-            return None
         if cmd == "pass":
             if not g.final_turns():
                 raise N.NameError_("only a final turn may be passed")
@@ -252,25 +322,38 @@ class Human:
         self.ui.tell(p, line)
 
     def give(self, g, q, t, p, opts):
+        if len(opts) == 1:              # no choice: nothing to ask (nor a keyboard to pass)
+            self.ui.tell(q, "P%d collects %s: you pass your only one, %s" % (
+                p + 1, g.type_name(t), N.card_name(g.cards, opts[0])))
+            return opts[0]
         self.ui.handover(q)
         self.ui.con.print("P%d collects %s: pass one of yours." % (p + 1, g.type_name(t)))
-        return self._choose(q, "give P%d" % (p + 1), opts, [N.card_name(g.cards, x) for x in opts])
+        return self._choose(q, "give P%d" % (p + 1), opts, [N.card_name(g.cards, x) for x in opts],
+                            "P%d collects %s: each other player passes them one %s card of their choice; "
+                            "then P%d passes one card back to each." % (p + 1, g.type_name(t), g.type_name(t), p + 1))
 
     def pick(self, g, p, q, t, opts):
         self.ui.handover(p)
-        self.ui.con.print("P%d has no %s and shows the hand: %s" % (
-            q + 1, g.type_name(t), ", ".join(N.card_name(g.cards, x) for x in g.hands[q])))
-        return self._choose(p, "take from P%d" % (q + 1), opts, [N.card_name(g.cards, x) for x in opts])
+        if len(opts) == len(g.hands[q]):
+            self.ui.con.print("P%d has no %s and shows their hand: take one card of it." % (q + 1, g.type_name(t)))
+        else:
+            self.ui.lines("P%d has no %s and shows their hand (you may not take a forbidden mark):" % (
+                q + 1, g.type_name(t)), [N.card_name(g.cards, x) for x in g.hands[q]])
+        return self._choose(p, "take from P%d" % (q + 1), opts, [N.card_name(g.cards, x) for x in opts],
+                            "P%d has no %s: they show their hand and you take the card you want from it."
+                            % (q + 1, g.type_name(t)))
 
     def returns(self, g, p, hand, others):
         hand = list(hand)
         self.ui.handover(p)
-        self.ui.con.print("Your hand now: " + ", ".join(N.card_name(g.cards, x) for x in hand))
+        self.ui.con.print("Your hand now holds what you collected: pass one card back to each other player.")
         out = []
         for q in others:
             if not hand:
                 break
-            x = self._choose(p, "pass back to P%d" % (q + 1), hand, [N.card_name(g.cards, y) for y in hand])
+            x = self._choose(p, "pass back to P%d" % (q + 1), hand, [N.card_name(g.cards, y) for y in hand],
+                             "You collected: pass one card of your hand back to each other player "
+                             "(best the ones you need least).")
             hand.remove(x)
             out.append(x)
         return out
@@ -283,39 +366,58 @@ class Human:
         for x in cards:
             if c.mark[x] != 255 and c.mark[x] not in marks:
                 marks.append(c.mark[x])
-        action = None
-        if marks:
-            opts = ["none"]
-            if g.reserve and own:
-                opts.append("reserve")
-            if own and any(g.own[q] for q in range(g.n) if q != p):
-                opts.append("trade")
-            opts.append("forbid")
-            k = self._choose(p, "special mark (%s): action" % ", ".join(c.marks[m] for m in marks), opts, opts)
-            if k == "reserve":
-                m = self._choose(p, "discard", own, [N.market_name(c, x) for x in own])
-                action = ("reserve", m)
-                own.remove(m)
-                own.append(g.reserve[0])
-            elif k == "trade":
-                qs = [q for q in range(g.n) if q != p and g.own[q]]
-                q = self._choose(p, "trade with", qs, ["P%d" % (x + 1) for x in qs])
-                m = self._choose(p, "give", own, [N.market_name(c, x) for x in own])
-                action = ("trade", q, m, None)      # taken blind from P(q)'s fan
-            elif k == "forbid":
-                f = self._choose(p, "forbid", marks, [c.marks[x] for x in marks])
-                action = ("forbid", f)
+        action = self._mark_action(g, p, own, marks) if marks else None
         replace = None
         if own and (action is None or action[0] != "trade"):
             pos = [i for i in range(MARKET) if c.country[g.mk[i]] == country]
-            k = self._choose(p, "%s's cards:" % c.countries[country], ["turn", "exchange"],
-                             ["turn them over", "exchange one for one of yours"])
+            k = self._choose(p, "%s's cards" % c.countries[country], ["turn", "exchange"],
+                             ["turn them over", "exchange one for one of yours"],
+                             "The cards of the country you sold to change: turn them all over (as in the basic "
+                             "game), or lay one of your own market cards in place of one of them (you take it).")
             if k == "exchange":
-                i = self._choose(p, "which", pos, ["%d %s" % (x + 1, "$" * g.signs(x)) for x in pos])
-                m = self._choose(p, "lay", own, [N.market_name(c, x) for x in own])
-                s = self._choose(p, "side up", [0, 1], ["A: %d" % c.sides[2 * m], "B: %d" % c.sides[2 * m + 1]])
+                i = self._choose(p, "which", pos, ["at %d: %s" % (x + 1, "$" * g.signs(x)) for x in pos],
+                                 "Which %s card to take (its position on the market, the signs up)."
+                                 % c.countries[country])
+                m = self._choose(p, "lay", own, [N.market_name(c, x) for x in own],
+                                 "Which of your market cards to lay in its place.")
+                s = self._choose(p, "side up", [0, 1], ["A: %d" % c.sides[2 * m], "B: %d" % c.sides[2 * m + 1]],
+                                 "Which side of it shows: the number is its signs.")
                 replace = ("exchange", i, m, s)
         return action, replace
+
+    def _mark_action(self, g, p, own, marks):
+        """The special action of a sale with marked pieces (own: updated
+        for a reserve swap), or None."""
+        c = g.cards
+        opts = ["none"]
+        if g.reserve and own:
+            opts.append("reserve")
+        if own and any(g.own[q] for q in range(g.n) if q != p):
+            opts.append("trade")
+        opts.append("forbid")
+        k = self._choose(p, "special mark (%s), action" % ", ".join(c.marks[m] for m in marks), opts, opts,
+                         "A sold piece carries a special mark: you may take one action. reserve: discard one "
+                         "of your market cards and take the reserve's top one; trade: give one of yours to an "
+                         "opponent and take one of theirs, blind; forbid: until your next turn nobody may "
+                         "take a card with that mark.")
+        if k == "reserve":
+            m = self._choose(p, "discard", own, [N.market_name(c, x) for x in own],
+                             "The market card you give back to the reserve.")
+            own.remove(m)
+            own.append(g.reserve[0])
+            return ("reserve", m)
+        if k == "trade":
+            qs = [q for q in range(g.n) if q != p and g.own[q]]
+            q = self._choose(p, "trade with", qs, ["P%d" % (x + 1) for x in qs],
+                             "The opponent you trade with: you take one of their market cards blind.")
+            m = self._choose(p, "give", own, [N.market_name(c, x) for x in own],
+                             "The market card you give them.")
+            return ("trade", q, m, None)        # taken blind from P(q)'s fan
+        if k == "forbid":
+            f = self._choose(p, "forbid", marks, [c.marks[x] for x in marks],
+                             "The mark nobody may take until your next turn.")
+            return ("forbid", f)
+        return None
 
 
 def final_report(con, g):
@@ -339,13 +441,13 @@ def play(cards, players, humans, advanced, seed):
     agents = [Human(ui, p) if p < humans else bot.Bot(rng) for p in range(players)]
     con.print(Panel("Cheesonomics, %d players (%s), seed %d. P%d starts. %s" % (
         players, "advanced" if advanced else "basic", seed, g.first + 1,
-        "Type help on your turn." if humans else "Bots only.")))
+        "Type help at any prompt." if humans else "Bots only.")))
     try:
         try:
             while not g.over:
-                ui.say(driver.play_turn(g, agents, rng))
+                ui.step(agents, rng)
         finally:
-            ui.leave_private()          # never leave the terminal on the alternate screen
+            ui.leave_private(pause=False)   # never leave the terminal on the alternate screen
     except Quit:
         con.print("Game stopped.")
         return 0
