@@ -5,6 +5,8 @@ docs/scenarios.md). Commands press buttons the way fingers do, through the
 simulated port, so the firmware sees exactly what it would on the board.
 Virtual time jumps from event to event: nothing ticks while nothing happens.
 """
+import gc
+
 from cheesebox import box as B
 from cheesemaster import faces as F
 from cheesebox.events import EventLog
@@ -83,8 +85,12 @@ class Sim:
         """Power up (or a watchdog reset): a new box on the same board, flash and clock."""
         animate = self.box.animate if self.boots else True
         if self.boots:
-            # a power cut moves no dial
-            self.port = SimPort(self.board, start_us=self.port.t, dials=self.port.dial)
+            # the old box's RAM is gone, as on the Pico, before the new one
+            # takes its heap (a small heap holds one box); a cut moves no dial
+            t, dial = self.port.t, self.port.dial
+            self.box = self.port = None
+            gc.collect()
+            self.port = SimPort(self.board, start_us=t, dials=dial)
         self.boots += 1
         self.box = B.Box(self.board, self.port, self.rng, store=Store(self.fs, self.fs.open),
                          log=self.log, resume_now=watchdog,
