@@ -224,9 +224,8 @@ class Table:
         self.d.execute_cdp_cmd("Input.dispatchTouchEvent",
                                {"type": kind, "touchPoints": pts, "timestamp": time.time()})
 
-    def down(self, where, kind=None):
-        """A finger on it ('i3': input 3, 'i8': ROLL, 'k2.5': station 2's key 5);
-        kind: the press kind of a station's buzzer."""
+    def down(self, where):
+        """A finger on it ('i3': input 3, 'i8': ROLL, 'k2.5': station 2's key 5, 'dice')."""
         i = self.next_id
         self.next_id += 1
         self.fingers[i] = tuple(self.at[where])
@@ -251,7 +250,8 @@ class Table:
             raise RuntimeError("the page saw %d station presses, the bench made %d" % (n, len(self.kinds) + 1))
 
     def tap(self, where, kind=None, hold=0.06, after=SETTLE):
-        f = self.down(where, kind)
+        """A touch; kind: the press kind of a station's buzzer (checked delivered)."""
+        f = self.down(where)
         time.sleep(hold)
         self.up(f)
         time.sleep(after)
@@ -280,7 +280,7 @@ class Table:
         for _ in range(3):
             f = self.down("k%d.%d" % (s, k))
             time.sleep(lead)
-            g = self.down("i%d" % s, kind)
+            g = self.down("i%d" % s)
             time.sleep(0.05)
             self.up(g)
             self.up(f)
