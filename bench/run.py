@@ -10,6 +10,9 @@
 3. cost of a main-loop step and of a buzz, as a ratio to a calibration loop
 4. import time and heap of the firmware as .py and as .mpy
 5. the simulator's speed on CPython (virtual s / wall s)
+6. the real firmware on the emulated Pico (bench/emulated.py)
+7. the web page in headless Chromium: press to paint, the box's step, open
+   to ready, the page's weight (bench/web.py)
 
 Prints a table and writes build/bench.json. Every figure is measured here;
 a figure that could not be measured says so. Exit 1 if a measurement broke,
@@ -18,8 +21,9 @@ naming the section.
 --smoke: every script and every section once with the smallest workload (the
 first round of the game, one iteration a state, one buzz round, one import,
 one simulator run, a short boot on the emulated Pico or, without its cached
-flash image, a minimal labelled check), each figure checked to be there and
-positive; build/bench-smoke.json. tests/test_bench.py runs it in `make test`.
+flash image, a minimal labelled check, one load of the web page and four
+presses), each figure checked to be there and positive;
+build/bench-smoke.json. tests/test_bench.py runs it in `make test`.
 """
 from __future__ import annotations
 
@@ -458,6 +462,11 @@ def emu_figures(smoke=False):
     from bench import emulated as EB
     return EB.smoke(log) if smoke else EB.figures(log)
 
+def web_figures(smoke=False):
+    """Section 7 (bench/web.py), or why it was skipped."""
+    from bench import web as WB
+    return WB.figures(log, smoke)
+
 def emu_rows(E):
     if "skipped" in E:
         return [("6 EMULATED PICO", "skipped: " + E["skipped"])]
@@ -538,7 +547,7 @@ def sane_emu(E):
              len(g2["latency_us"]), P["boot_mpy"]["joining_shown_ms"])
 
 SECTIONS = (("1", "1 GAME"), ("2", "2 STEADY STATE"), ("3", "3 COST"), ("4", "4 IMPORT"),
-            ("5", "5 SIMULATOR"), ("6", "6 EMULATED PICO"))
+            ("5", "5 SIMULATOR"), ("6", "6 EMULATED PICO"), ("7", "7 WEB PAGE"))
 
 def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -584,12 +593,18 @@ def section_plan(R: dict, args, node: bool) -> list:
         R["emu"] = emu_figures(smoke)
         sane_emu(R["emu"])
 
+    def s7():
+        from bench import web as WB
+        R["web"] = web_figures(smoke)
+        WB.check(R["web"], need)
+
     return [("1", "heap of a whole game" + (" (smoke: its first round)" if smoke else ""), s1),
             ("2", "steady-state allocation", s2),
             ("3", "cost of a step and of a buzz", s3),
             ("4", "import .py vs .mpy", s4),
             ("5", "simulator speed", s5),
-            ("6", "the real firmware on the emulated Pico (RP2040, 125 MHz)", s6)]
+            ("6", "the real firmware on the emulated Pico (RP2040, 125 MHz)", s6),
+            ("7", "the web page in headless Chromium", s7)]
 
 def run_sections(plan: list) -> tuple[list, dict]:
     """Runs every section; a failure names its section and the next one runs."""
@@ -622,8 +637,9 @@ def print_smoke(R: dict, node: bool, times: dict):
     if not node:
         print("smoke: SKIPPED the 32-bit (webassembly) runs: node/npm not found")
     for key, name in SECTIONS:
-        if key == "6" and "skipped" in R["emu"]:
-            print("smoke SKIPPED: %s: %s" % (name, R["emu"]["skipped"]))
+        skipped = R[{"6": "emu", "7": "web"}[key]].get("skipped") if key in ("6", "7") else None
+        if skipped:
+            print("smoke SKIPPED: %s: %s" % (name, skipped))
         else:
             print("smoke ok: %s (%.1f s)" % (name, times[name]))
 
@@ -651,7 +667,8 @@ def main(argv=None) -> int:
         print("bench: %d of %d sections failed: %s" % (len(failed), len(SECTIONS),
                                                        ", ".join(n for n, _ in failed)))
         return 1
-    rows = table(R) + emu_rows(R["emu"])
+    from bench import web as WB
+    rows = table(R) + emu_rows(R["emu"]) + WB.rows(R["web"])
     R["table"] = [list(r) for r in rows]
     BUILD.mkdir(exist_ok=True)
     out = BUILD / ("bench-smoke.json" if args.smoke else "bench.json")

@@ -8,7 +8,13 @@ import subprocess
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SECTIONS = ("1 GAME", "2 STEADY STATE", "3 COST", "4 IMPORT", "5 SIMULATOR", "6 EMULATED PICO")
+SECTIONS = ("1 GAME", "2 STEADY STATE", "3 COST", "4 IMPORT", "5 SIMULATOR", "6 EMULATED PICO", "7 WEB PAGE")
+
+
+def _no_browser():
+    sys.path.insert(0, REPO)
+    from bench import web
+    return web.missing() is not None
 
 
 def test_bench_smoke():
@@ -22,6 +28,10 @@ def test_bench_smoke():
             # the emulated Pico runs in Node too: without it, said and skipped
             assert "smoke SKIPPED: 6 EMULATED PICO" in p.stdout, out[-4000:]
             continue
+        if name == "7 WEB PAGE" and _no_browser():
+            # the page needs Chromium, its chromedriver and selenium: said and skipped
+            assert "smoke SKIPPED: 7 WEB PAGE" in p.stdout, out[-4000:]
+            continue
         assert "smoke ok: " + name in p.stdout, "section %s not reported ok:\n%s" % (name, out[-4000:])
     if no_node:
         # the only parts a machine without Node may skip, and it says so
@@ -29,6 +39,11 @@ def test_bench_smoke():
     else:
         assert "heap 32-bit (wasm): peak live during the game" in p.stdout
         assert "wasm32 ready_marked (ready)" in p.stdout
+    if not _no_browser():
+        # figures came out (no wall-clock bound here: the bench prints them against the targets)
+        assert "press: event timeStamp -> painted frame" in p.stdout, out[-4000:]
+        assert "box step, JS -> MicroPython -> JS" in p.stdout, out[-4000:]
+        assert "page weight: sent on the first load" in p.stdout, out[-4000:]
 
 
 def test_mirror_check_names_a_drift(tmp_path, monkeypatch):

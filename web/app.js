@@ -17,7 +17,7 @@ const STATION_RGB = ["#ff0000", "#005aff", "#00c800", "#ffc800", "#b400ff", "#00
 
 const params = new URLSearchParams(location.search);
 const page = {                       // what tests and the bench read (docs/web.md)
-  ready: false, readyMs: 0, error: "", log: [], steps: 0, stepMs: [], latency: [],
+  ready: false, readyMs: 0, readyAt: 0, error: "", log: [], steps: 0, stepMs: [], presses: [],
   board: null, seats: 0, clockUs: 0, isolated: self.crossOriginIsolated === true,
   sound: false, wakeLock: "off", offline: "", state: "",
 };
@@ -133,15 +133,35 @@ function paintTrack(s) {
   }
 }
 
-// the latency probe (make bench): a press's timeStamp to the frame in which
-// its station's LEDs changed
-const pressAt = new Array(8).fill(-1);
+// the latency probe (make bench, docs/bench.md): each station press, its
+// event's timeStamp (t) and when its handler ran (seen); when its station's
+// LEDs were next drawn (drawn); the frame that first shows them: its rAF time
+// (frame), performance.now() in that rAF callback (raf) and in the task after
+// that frame's rendering (painted). -1: not (yet); a press that changed
+// nothing within 200 ms stays -1.
+const PROBE_MAX = 5000;
+const pressRec = new Array(8).fill(null);
+const afterFrame = new MessageChannel();
+const painting = [];
+afterFrame.port1.onmessage = () => { const now = performance.now(); for (const r of painting.splice(0)) r.painted = now; };
+function notePress(s, t) {
+  if (page.presses.length >= PROBE_MAX) return;
+  const r = { s, t, seen: performance.now(), drawn: -1, frame: -1, raf: -1, painted: -1 };
+  page.presses.push(r);
+  pressRec[s] = r;
+}
 function noteTrackChange(s) {
-  const t = pressAt[s];
-  if (t < 0) return;
-  pressAt[s] = -1;
-  if (performance.now() - t > 200) return;     // that press lit nothing: not this one
-  requestAnimationFrame((ts) => page.latency.push({ s, ms: ts - t }));
+  const r = pressRec[s];
+  if (!r) return;
+  pressRec[s] = null;
+  const now = performance.now();
+  if (now - r.t > 200) return;     // that press lit nothing: not this one
+  r.drawn = now;
+  requestAnimationFrame((ts) => {
+    r.frame = ts; r.raf = performance.now();
+    painting.push(r);
+    afterFrame.port2.postMessage(0);
+  });
 }
 
 function paint(ci, buf, pm) {
@@ -157,7 +177,7 @@ function paint(ci, buf, pm) {
     if (!was || was.some((v, k) => v !== now[k])) {
       lastTrack[s] = now.slice();
       paintTrack(s);
-      if (was) noteTrackChange(s);
+      noteTrackChange(s);
     }
   }
 }
@@ -271,7 +291,7 @@ function onPointerDown(ev) {
   if (pointerInput.has(ev.pointerId)) return;
   pointerInput.set(ev.pointerId, bit);
   try { el.setPointerCapture(ev.pointerId); } catch (e) { /* a synthetic pointer */ }
-  if (bit < 8) pressAt[bit] = ev.timeStamp;
+  if (bit < 8) notePress(bit, ev.timeStamp);
   el.classList.add("down");
   input(bit, 1, stampUs(ev));
 }
@@ -312,7 +332,7 @@ function onKey(ev) {
     return;
   }
   if (station >= 0) {
-    if (down) pressAt[station] = ev.timeStamp;
+    if (down) notePress(station, ev.timeStamp);
     input(station, down ? 1 : 0, stampUs(ev));
   } else if (k === " ") {
     input(ROLL_BIT, down ? 1 : 0, stampUs(ev));
@@ -438,7 +458,8 @@ async function start() {
   window.addEventListener("resize", buildScreen);
   py.start(JSON.stringify(boardSpec), localStorage, host, seed, dials.join(","));
   page.ready = true;
-  page.readyMs = performance.now() - t0;
+  page.readyAt = performance.now();         // since the page was opened (its time origin)
+  page.readyMs = page.readyAt - t0;
   page.clockUs = clockResolutionUs();
   document.addEventListener("pointerdown", onPointerDown);
   document.addEventListener("pointerup", onPointerUp);
