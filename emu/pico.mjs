@@ -638,11 +638,15 @@ export class Pico {
     const n = this.opts.chunk;
     let limit = Infinity;
     if (this.pace > 0) limit = this.nanos + 5e6;   // 5 ms slices
-    for (let i = 0; i < n; i++) {
-      const pio = this.pioRunning();
-      if (this.pioLag && (this.hangUntil > this.nanos || core.waiting)) this._pioSync();
+    const paced = limit !== Infinity;
+    const pio0 = mcu.pio[0], pio1 = mcu.pio[1];
+    let instructions = 0;
+    outer: for (let i = 0; i < n; i++) {
+      let pio = !(pio0.stopped && pio1.stopped);
+      const hung = this.hangUntil !== 0 && this.hangUntil > this.nanos;
+      if (this.pioLag && (hung || core.waiting)) this._pioSync();
       const t0 = clock.nanos;
-      if (this.hangUntil > this.nanos) {
+      if (hung) {
         // a hung program: the core does nothing useful, time and peripherals
         // go on (the watchdog, if running, resets the chip)
         const na = clock.nextAlarm;
@@ -659,21 +663,37 @@ export class Pico {
         clock.tick(dt);
         i += Math.max(1, dt / CYCLE_NS / 64);
       } else {
-        const c = core.executeInstruction();
-        this.instructions++;
-        if (pio) {
-          this.pioLag += c;
+        // the core runs: instruction after instruction (each one a step of
+        // this loop, as above) until it sleeps or the chunk ends; nothing
+        // here can start a hang (only a request between chunks does)
+        for (;;) {
+          const ti = clock.nanosCounter;
+          const c = core.executeInstruction();
+          instructions++;
+          const dtc = c * CYCLE_NS;
           const na = clock.nextAlarm;
-          if (this.pioLag >= this.pioDue || (na && na.nanos <= t0 + c * CYCLE_NS)) {
-            const lag = this.pioLag;
-            this.pioLag = 0;
-            this._stepPio(lag, t0 - (lag - c) * CYCLE_NS, true);
+          if (pio) {
+            this.pioLag += c;
+            if (this.pioLag >= this.pioDue || (na && na.nanos <= ti + dtc)) {
+              const lag = this.pioLag;
+              this.pioLag = 0;
+              this._stepPio(lag, ti - (lag - c) * CYCLE_NS, true);
+            }
           }
+          // clock.tick(dtc), without the call when no alarm is due (the
+          // clock is read again: a flash operation inside the instruction
+          // let its time pass)
+          const to = clock.nanosCounter + dtc;
+          if (clock.nextAlarm && clock.nextAlarm.nanos <= to) clock.tick(dtc);
+          else clock.nanosCounter = to;
+          if (this._pendingReset || this._yield || (paced && this.nanos >= limit)) break outer;
+          if (core.waiting || ++i >= n) break;
+          pio = !(pio0.stopped && pio1.stopped);
         }
-        clock.tick(c * CYCLE_NS);
       }
-      if (this._pendingReset || this._yield || this.nanos >= limit) break;
+      if (this._pendingReset || this._yield || (paced && this.nanos >= limit)) break;
     }
+    this.instructions += instructions;
     this._yield = false;
     this._pioSync();
     if (this._pendingReset) {

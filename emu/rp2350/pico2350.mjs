@@ -466,9 +466,12 @@ export class Pico {
     if (this.hangUntil > 0 && this.hangUntil <= this.nanos) this.hangUntil = 0;
     const limit = this.pace > 0 ? this.nanos + 5e6 : Infinity;   // paced: 5 ms slices
     const n = this.opts.chunk;
+    const paced = limit !== Infinity;
+    const pio0 = mcu.pio[0], pio1 = mcu.pio[1], pio2 = mcu.pio[2];
+    let instructions = 0;
     try {
-      for (let i = 0; i < n; i++) {
-        const pio = this.pioRunning();
+      outer: for (let i = 0; i < n; i++) {
+        const pio = !(pio0.stopped && pio1.stopped && pio2.stopped);
         const hung = this.hangUntil > 0 && this.hangUntil > this.nanos;
         if (hung || (c0.waiting && (c1.waiting || mcu.core1Off))) {
           // both cores asleep (or the program hung): on to the next alarm, at
@@ -487,35 +490,52 @@ export class Pico {
           i += Math.max(1, cycles >> 6);
           if (limit !== Infinity && this.nanos >= limit) break;
         } else {
-          const el = c0.executeInstruction();
-          this.instructions++;
-          if (c1.waiting || mcu.core1Off) c1.cycles = c0.cycles;
-          else {
-            mcu.currentCore = 1;
-            while (c1.cycles < c0.cycles) c1.executeInstruction();
-            mcu.currentCore = 0;
-          }
-          if (pio) {
-            // the PIO catches up when one of its clocks is due, or before an
-            // alarm (a pin driven from outside, a DMA transfer) acts on it
-            this.pioLag += el;
-            const na = clock.nextAlarm;
-            if (this.pioLag >= this.pioDue || (na && na.nanos <= clock.nanos + el * CYCLE_NS)) {
-              const lag = this.pioLag;
-              this.pioLag = 0;
-              this._stepPio(lag, clock.nanos - (lag - el) * CYCLE_NS);
+          // the cores run: instruction after instruction (each one a step of
+          // this loop) until core 0 sleeps or the chunk ends; nothing here
+          // can start a hang (only a request between chunks does)
+          let pioOn = pio;
+          for (;;) {
+            const el = c0.executeInstruction();
+            instructions++;
+            if (c1.waiting || mcu.core1Off) c1.cycles = c0.cycles;
+            else {
+              mcu.currentCore = 1;
+              while (c1.cycles < c0.cycles) c1.executeInstruction();
+              mcu.currentCore = 0;
             }
+            const t0 = clock.nanosCounter, dt = el * CYCLE_NS;
+            if (pioOn) {
+              // the PIO catches up when one of its clocks is due, or before an
+              // alarm (a pin driven from outside, a DMA transfer) acts on it
+              this.pioLag += el;
+              const na = clock.nextAlarm;
+              if (this.pioLag >= this.pioDue || (na && na.nanos <= t0 + dt)) {
+                const lag = this.pioLag;
+                this.pioLag = 0;
+                this._stepPio(lag, t0 - (lag - el) * CYCLE_NS);
+              }
+            }
+            // clock.tick(dt), without the call when no alarm is due
+            const na = clock.nextAlarm;
+            if (na && na.nanos <= t0 + dt) clock.tick(dt);
+            else clock.nanosCounter = t0 + dt;
+            if (paced && (i & 255) === 0 && this.nanos >= limit) break outer;
+            if (this._pendingReset || this._yield) break outer;
+            if ((c0.waiting && (c1.waiting || mcu.core1Off)) || ++i >= n) break;
+            pioOn = !(pio0.stopped && pio1.stopped && pio2.stopped);
           }
-          clock.tick(el * CYCLE_NS);
-          if (limit !== Infinity && (i & 255) === 0 && this.nanos >= limit) break;
+          continue;
         }
         if (this._pendingReset || this._yield) break;
       }
     } catch (e) {
+      this.instructions += instructions;
+      instructions = 0;
       this._log(`[emu] EXCEPTION ${e.stack} (PC0=${c0.PC.toString(16)})`);
       this.fatal = String(e.message);
       this.hangUntil = Infinity;        // the chip is dead: time goes on, nothing runs
     }
+    this.instructions += instructions;
     this._yield = false;
     if (this._pendingReset) {
       const r = this._pendingReset;
