@@ -178,10 +178,10 @@ emu2350-deps:
 	fi
 
 # the firmware images and boot ROMs the emulated Pico and Pico 2 run, and rp2350js
-# built from its repository with the project's fix (host_tools/rp2350js_fix.py),
+# built from its repository with the project's fix (emu/rp2350js_fix.py),
 # kept in ~/.cache/cheesebox/emulator ($$CHEESEBOX_CACHE), which make clean leaves alone
 emu-firmware: $(STAMP)
-	$(PY) host_tools/emu_firmware.py
+	$(PY) -m emu.firmware
 
 emu: $(STAMP) emu-deps emu2350-deps
 	$(PY) -m emu $(ARGS)

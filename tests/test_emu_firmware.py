@@ -57,7 +57,7 @@ def test_offline_it_names_what_to_download_from_where_and_fails(tmp_path):
     assert ("https://github.com/c1570/rp2350js/archive/10f7ebf669790f39ae3108ea5960c660c95d9f56.tar.gz"
             in err)
     assert "save it as\n  %s" % (c2 / "rp2350js-10f7ebf6.tar.gz") in err
-    assert "host_tools/rp2350js_fix.py" in err and str(c2 / "rp2350js-2.0.1-10f7ebf6-cheesebox.tgz") in err
+    assert "emu/rp2350js_fix.py" in err and str(c2 / "rp2350js-2.0.1-10f7ebf6-cheesebox.tgz") in err
     assert "https://micropython.org/resources/firmware/RPI_PICO2-20260406-v1.28.0.uf2" in err
     assert "save it as\n  %s" % (c2 / "RPI_PICO2-20260406-v1.28.0.uf2") in err
     assert "RP2350 A2 boot ROM: it comes with rp2350js" in err and ROM2350_SHA in err
@@ -160,10 +160,10 @@ def test_a_hand_downloaded_archive_that_is_not_the_pinned_rp2350js_is_refused(tm
 
 
 def test_the_rp2350js_fix_replaces_each_passage_once_and_only_on_its_sources(tmp_path):
-    """host_tools/rp2350js_fix.py on a tree holding exactly the passages it
+    """emu/rp2350js_fix.py on a tree holding exactly the passages it
     replaces: each is replaced, a second run says it is already fixed; a tree
     missing one passage is refused with nothing written."""
-    from host_tools import rp2350js_fix as fix
+    from emu import rp2350js_fix as fix
     files = {}
     for rel, _, old, _ in fix.EDITS:
         files[rel] = files.get(rel, "// head\n") + old + "// between\n"

@@ -1,5 +1,5 @@
 // The two CPU instruction groups the project fixes in rp2350js 2.0.1
-// (host_tools/rp2350js_fix.py), checked on the rp2350js installed in
+// (emu/rp2350js_fix.py), checked on the rp2350js installed in
 // emu/rp2350/node_modules (or the folder given): each instruction is put in
 // SRAM and executed once on core 0, its result compared with ARM's pseudocode.
 //   node emu/rp2350/cpu_check.mjs [NODE_MODULES_DIR]

@@ -1,5 +1,5 @@
 """The rp2350js installed in emu/rp2350/node_modules has the project's fix of
-two CPU instruction groups (host_tools/rp2350js_fix.py; the tarball in
+two CPU instruction groups (emu/rp2350js_fix.py; the tarball in
 ../shared/emulator/rp2350 has its own): ADC/ADCS/SBC/SBCS flags at the edges,
 and VLDR/VSTR/VMOV of a D register moving both words. Each instruction is
 executed once on the emulated core (emu/rp2350/cpu_check.mjs)."""

@@ -2,7 +2,7 @@
 
 apply(SOURCE_DIR): SOURCE_DIR is c1570/rp2350js at commit
 10f7ebf669790f39ae3108ea5960c660c95d9f56 (its TypeScript sources, before
-`npm run build`); `make emu-firmware` (host_tools/emu_firmware.py) applies it
+`npm run build`); `make emu-firmware` (emu/firmware.py) applies it
 to a fresh download of it. A module, not a tool of its own. Every edit replaces one exact passage of
 that commit and fails, naming it, if the passage is not there exactly once,
 so the fix never lands half-way on other sources.

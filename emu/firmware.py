@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`make emu-firmware`: the files the emulated Pico and Pico 2 run, for a fresh clone.
 
-Usage: python host_tools/emu_firmware.py [--chip rp2040|rp2350 ...] (default both)
+Usage: python emu/firmware.py [--chip rp2040|rp2350 ...] (default both)
 
 The Pico (RP2040, rp2040js comes from the npm registry, `make emu-deps`):
 1. MicroPython v1.28.0 for RPI_PICO, the official UF2 from micropython.org.
@@ -16,7 +16,7 @@ The Pico 2 (RP2350):
 3. rp2350js, which is not on the npm registry: its public repository's
    archive at the pinned commit (c1570/rp2350js 10f7ebf6, 2.0.1), the
    project's fix of two CPU instruction groups applied to its sources
-   (host_tools/rp2350js_fix.py), built and packed with npm (its build tools
+   (emu/rp2350js_fix.py), built and packed with npm (its build tools
    come from the registry) into an npm tarball in the cache, which `make
    emu2350-deps` installs. A tarball already found ($CHEESEBOX_EMU2350_PACKAGE,
    ../shared/emulator/rp2350/) is checked, not rebuilt.
@@ -54,7 +54,7 @@ from emu.pico import (BOOTROM2350_NAME, BOOTROM_NAME, CACHE, CACHE2350, OFFICIAL
                       OFFICIAL_FIRMWARE_NAME, PACKAGE2350_BUILT,
                       firmware_and_bootrom, package2350)
 from host_tools.deploy import fsimage
-from host_tools import rp2350js_fix
+from emu import rp2350js_fix
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -310,7 +310,7 @@ def pico2(problems: list) -> None:
             "rp2350js 2.0.1 (the Pico 2's emulator, not on the npm registry): cannot download it (%s).\n"
             "  Download %s\n  (c1570/rp2350js at commit %s) and save it as\n  %s\n"
             "  then run `make emu-firmware` again: it applies the project's fix of two CPU "
-            "instructions\n  (host_tools/rp2350js_fix.py), builds it with npm (whose build tools "
+            "instructions\n  (emu/rp2350js_fix.py), builds it with npm (whose build tools "
             "come from the\n  npm registry) and packs it as %s for `make emu2350-deps`"
             % (getattr(e, "reason", e), RP2350JS_ARCHIVE_URL, RP2350JS_COMMIT, archive, built))
 
@@ -361,7 +361,7 @@ CHIPS = {"rp2040": ("Pico", pico), "rp2350": ("Pico 2", pico2)}
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="emu_firmware.py", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m emu.firmware", description=__doc__.split("\n")[0])
     ap.add_argument("--chip", action="append", choices=sorted(CHIPS),
                     help="only this chip's files (again for more; default: both)")
     args = ap.parse_args(argv)
