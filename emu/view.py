@@ -70,6 +70,9 @@ def summary(events):
             "plates this round: %s" % (pl or "-")]
 
 
+SLOW = 0.9       # below this the view says the emulator runs slower than real time
+
+
 class EmuView:
     """The emulated box as a picture: dice, tracks, what its log says."""
 
@@ -133,7 +136,13 @@ class EmuView:
         t = self.table
         last = [e for e in t.events if e["ev"] not in ("press",)][-3:]
         emu_s = (t.pico.nanos - self.emu0) / 1e9
-        head = Text("emulated %.1f s, %.2fx real time now" % (emu_s, self.speed()), style="dim")
+        speed = self.speed()
+        head = Text("emulated %.1f s, %.2fx real time now" % (emu_s, speed), style="dim")
+        if 0 < speed < SLOW:
+            # the emulator cannot keep up with the wall clock: the box's own
+            # times (tumble, grabs, the check's 3 s) pass slower than they read
+            head.append("  slower than real time: the box's seconds last longer here than on a Pico"
+                        " (a loaded machine, or the Pico 2's slower emulator)", style="bold yellow")
         lines = [Text(x, no_wrap=True, overflow="ellipsis") for x in summary(t.events)]
         if self.serial_url:
             lines.append(Text("USB serial: %s" % self.serial_url, style="bold", no_wrap=True, overflow="ellipsis"))

@@ -47,3 +47,19 @@ def test_the_speed_line_is_the_last_two_seconds_not_the_average(monkeypatch):
         pico.nanos += 250_000_000
         s = v.speed()
     assert abs(s - 0.25) < 0.01         # the average since the start would say 0.79x
+
+
+def test_the_view_says_when_it_runs_slower_than_real_time(monkeypatch):
+    """At 0.25x a grab window or the check's 3 s last four times as long as
+    the box says: the view says so in words, and not at real time."""
+    pico = types.SimpleNamespace(nanos=0)
+    table = types.SimpleNamespace(pico=pico, board=types.SimpleNamespace(mcu="rp2040"), events=[])
+    clock = [100.0]
+    monkeypatch.setattr(view.time, "monotonic", lambda: clock[0])
+    v = view.EmuView(table)
+    for rate in (1.0, 0.25):
+        for _ in range(4):
+            clock[0] += 1.0
+            pico.nanos += int(rate * 1e9)
+            head = str(v.status()[0])
+        assert ("slower than real time" in head) == (rate < 1.0), (rate, head)
