@@ -288,7 +288,8 @@ def test_which_files_of_firmware_are_deployed(tmp_path, monkeypatch):
 
 def test_flash_says_the_versions_it_replaces():
     """make flash says the board's firmware version before -> after, and warns
-    of a MicroPython older than the box is tested on (main.py's error code 4)."""
+    of a MicroPython the box refuses on the board's chip (main.py's error code
+    4) or runs untested."""
     fl = load_flash_module()
     say = fl.version_lines
     assert say("board firmware: 0.13.0 micropython: 1.28.0\n", "0.14.0") == [
@@ -297,8 +298,18 @@ def test_flash_says_the_versions_it_replaces():
         "firmware version: none on the board (no Cheese Box yet) -> 0.14.0"]
     assert say("board firmware: 0.14.0 micropython: 1.29.0\n", "0.14.0") == [
         "firmware version: 0.14.0 -> 0.14.0 (the same version)"]
-    old = say("board firmware: 0.14.0 micropython: 1.24.1\n", "0.14.0")
-    assert "MicroPython 1.24.1, older than 1.28.0" in old[1] and "error code 4" in old[1]
+    # below the chip's floor (main.py's FLOOR): error code 4 on the board
+    old = say("board firmware: 0.14.0 micropython: 1.22.2\n", "0.14.0", "rp2040")
+    assert "MicroPython 1.22.2, older than 1.23.0 (the oldest the box runs on an RP2040 (Pico))" \
+        in old[1] and "error code 4" in old[1], old
+    old = say("board firmware: 0.14.0 micropython: 1.23.0\n", "0.14.0", "rp2350")
+    assert "older than 1.24.0 (the oldest the box runs on an RP2350 (Pico 2))" in old[1], old
+    # from the floor up to the tested version: it runs, untested
+    for mpy, chip in (("1.24.1", "rp2350"), ("1.23.0", "rp2040"), ("1.27.0", None)):
+        old = say("board firmware: 0.14.0 micropython: %s\n" % mpy, "0.14.0", chip)
+        assert len(old) == 2 and "MicroPython %s, older than 1.28.0" % mpy in old[1], old
+        assert "runs, untested" in old[1] and "error code" not in old[1], old
+    assert len(say("board firmware: 0.14.0 micropython: 1.28.0\n", "0.14.0", "rp2350")) == 1
 
 
 @pytest.mark.parametrize("board, arch", [("pico-4p", 4), ("pico2-8p", 7)])   # armv6m, armv7emsp

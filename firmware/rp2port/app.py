@@ -6,6 +6,9 @@ the Pico's own LED, and on the dice as a red X and the code's digit when the
 LEDs are known), while the REPL stays reachable for mpremote. (A game's own
 files, such as Cheese Master's dice.json, are read by the game when the
 table picks it, and a bad one is shown at the joining screen: box.py.)
+Whatever stops the box before its game runs gets a code too: its files that
+do not load on this MicroPython 6, a state machine or DMA channel it cannot
+claim 3 (cannot_start; main.py does the same for this file itself).
 Holding ROLL at power-up skips the game (safe boot); holding buzzer 1 at
 power-up runs the bring-up self-test first (selftest.py), as does the
 console line `selftest` at the joining screen.
@@ -29,6 +32,7 @@ ERR_BOARD = 1
 ERR_DICE = 2         # a bad dice file (shown at joining by Cheese Master)
 ERR_CRASH = 3
 ERR_CHIP = 5         # the board file is for the other chip (4: main.py's, MicroPython too old)
+ERR_FILES = 6        # the box's own files do not load on this MicroPython (main.py's too)
 
 CHIP_NAMES = {"rp2040": "RP2040 (Pico)", "rp2350": "RP2350 (Pico 2)"}
 _SYSINFO_CHIP_ID = const(0x40000000)     # the same address on both chips
@@ -46,6 +50,7 @@ RUNNING = 0x2C8E5E01        # "the game loop was running" (a small int)
 _OVERRUN_LOG_MS = const(1000)
 
 _port = None        # the running port: a second main() after Ctrl-C closes it first
+_warning = None     # main.py's: the MicroPython is older than the one the box is tested on
 
 
 def _read_json(path):
@@ -202,11 +207,70 @@ def _run(box, port):
         port.idle(box.next_wake(), box.confirm_in_us())
 
 
-def main(segment=None):
+def files_unfit(e):
+    """True for an exception of a box file this MicroPython cannot load: a
+    missing module (ImportError), an .mpy of another .mpy version, sub-version
+    or chip (ValueError "incompatible .mpy file" / "incompatible .mpy arch").
+    (main.py has the same test, for this file itself.)"""
+    return isinstance(e, ImportError) or ".mpy" in str(e)
+
+
+def cannot_start(e, claiming=False):
+    """The box cannot start: error code 6 when its files do not load on this
+    MicroPython, else 3 (claiming: while the port claimed its state machines
+    and DMA channels); for ever: a restart would only fail again."""
+    sys.print_exception(e)
+    if files_unfit(e):
+        show_error(ERR_FILES, "the box's files do not load on MicroPython %s (%r): make flash "
+                   "again (docs/deploy.md)"
+                   % (".".join(str(x) for x in sys.implementation.version[:3]), e))
+    if claiming:
+        show_error(ERR_CRASH, "cannot start: %r while claiming the PIO state machines and DMA "
+                   "channels (does a boot.py on the board take them?)" % e)
+    show_error(ERR_CRASH, "cannot start: %r" % e)
+
+
+def _open_port(board, segment):
+    """The port: its modules loaded, its state machines and DMA channels claimed."""
+    from rp2port.port import Rp2Port
+    return Rp2Port(board, segment=segment)
+
+
+def _new_box(board, port, resume_now):
+    """The box on the port, its saves in the flash; what the start-up had to
+    say (main.py's untested MicroPython, the LED encoder) in its event log."""
+    import os
+    import random
+    from cheesebox.box import Box
+    from cheesebox.events import EventLog
+    from cheesebox.save import Store
+    store = Store(os)
+    box = Box(board, port, random, store=store, log=EventLog(port.write_line),
+              resume_now=resume_now)
+    if _warning is not None:
+        box.log("error", {"what": "untested MicroPython", "why": _warning,
+                          "micropython": ".".join(str(x) for x in sys.implementation.version[:3])})
+    why = port.leds.wire_error
+    if why is not None:
+        box.log("error", {"what": "the native LED encoder does not load: the LEDs are encoded "
+                          "in bytecode (slower)", "why": why})
+    capture = box.capture
+    buttons = port.buttons
+
+    def between():                  # between a save's flash operations
+        buttons.poll(capture)
+    store.between = between
+    return box
+
+
+def main(segment=None, warning=None):
     """segment: words each sampler DMA channel moves before the other takes
-    over (None: the port's own; a test at the REPL sets it small)."""
-    global _port
+    over (None: the port's own; a test at the REPL sets it small). warning:
+    main.py's, said again in the event log (kept for a main() after Ctrl-C)."""
+    global _port, _warning
     micropython.alloc_emergency_exception_buf(100)
+    if warning is not None:
+        _warning = warning
     if _port is not None:               # main() again after Ctrl-C: free the old one
         _port.close()
         _port = None
@@ -217,49 +281,38 @@ def main(segment=None):
     check_chip(board)
     wd = WATCHDOG_BASE[board.mcu]
     resume_now = _hung_loop_reset(wd)
-    import os
-    import random
-    from cheesebox.box import Box
-    from cheesebox.events import EventLog
-    from cheesebox.save import Store
-    from rp2port.port import Rp2Port
     test_first = roll_held(board.buzzers[0])     # buzzer 1 held at power-up: the self-test
-    port = Rp2Port(board, segment=segment)
-    _port = port
+    port = None
     box = None
     try:
+        # a module that does not load, a DMA channel or state machine already
+        # taken: error code 6 or 3 (cannot_start), never a bare traceback
+        port = _open_port(board, segment)
+        _port = port
         if test_first:
+            from cheesebox.events import EventLog
             print("cheesebox: buzzer 1 held at power-up: the self-test")
             log = EventLog(port.write_line)
             log.clock = port.ticks_ms  # pyright: ignore[reportAttributeAccessIssue]
             selftest(port, board, log)
         # Ctrl-C (mpremote) may come while the box is still starting: the same
         # clean stop as in the loop
-        store = Store(os)
-        box = Box(board, port, random, store=store, log=EventLog(port.write_line),
-                  resume_now=resume_now)
-        capture = box.capture
-
-        buttons = port.buttons
-
-        def between():                  # between a save's flash operations
-            buttons.poll(capture)
-        store.between = between
+        box = _new_box(board, port, resume_now)
         port.watchdog(WATCHDOG_MS)
         machine.mem32[wd + SCRATCH0] = RUNNING
         port.write_line("cheesebox: %s ready, %d stations" % (board.name, board.stations))
         _run(box, port)
     except KeyboardInterrupt:
         _stop_watchdog(wd)
-        port.close()
+        if port is not None:
+            port.close()
         _port = None
         print("cheesebox: stopped (Ctrl-C); the watchdog is off until the game runs again")
         raise
     except Exception as e:
         machine.mem32[wd + SCRATCH0] = 0
-        sys.print_exception(e)
         if box is None:
-            # the box cannot even start: a restart would only fail again
-            show_error(ERR_CRASH, "cannot start: %r" % e)
+            cannot_start(e, port is None)   # the box cannot even start: a restart would only fail again
+        sys.print_exception(e)
         show_error(ERR_CRASH, "crashed: %r; restarting" % e, None, seconds=5)
         machine.reset()

@@ -16,7 +16,13 @@ from micropython import const
 
 from rp2port import pixels
 from cheesebox import run_once
-from rp2port.wire import encode as wire_encode   # native: compiled for this chip
+try:
+    # native: compiled for this chip (an .mpy of 6.3, for one architecture)
+    from rp2port.wire import encode as wire_encode
+    _wire_error = None
+except Exception as e:      # another chip's, another .mpy sub-version, missing
+    wire_encode = pixels.encode_at              # the same bytes, in bytecode: slower
+    _wire_error = repr(e)
 
 _LATCH_US = const(300)           # low this long latches a WS2812B frame (newer parts)
 _US_PER_BYTE = const(10)         # 8 bits at 800 kHz
@@ -27,6 +33,11 @@ class Leds:
     sampler, then PIO1)."""
 
     def __init__(self, board):
+        # why the native encoder did not load (None: it did); the box logs it
+        self.wire_error = _wire_error
+        if _wire_error is not None:
+            print("cheesebox: the native LED encoder does not load (%s): the LEDs are encoded "
+                  "in bytecode (slower)" % _wire_error)
         self.wire = []                          # wire bytes of each chain
         self.led_sm = []
         self.led_dma = []

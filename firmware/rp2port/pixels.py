@@ -54,7 +54,14 @@ def encode(rgb, out, order, table, lo=0, hi=-1):
     ri, gi, bi = ORDERS[order]
     if hi < 0:
         hi = len(rgb)
-    for i in range(lo - lo % 3, hi, 3):
+    encode_at(rgb, out, ri, gi, bi, table, lo - lo % 3, hi)
+
+
+def encode_at(rgb, out, ri, gi, bi, table, lo, hi):
+    """encode() with the colour order as its three indices and lo:hi whole
+    pixels: the native encoder's signature (wire.py), which the LEDs fall
+    back to when that one does not load (leds.py)."""
+    for i in range(lo, hi, 3):
         out[i + ri] = table[rgb[i]]
         out[i + gi] = table[rgb[i + 1]]
         out[i + bi] = table[rgb[i + 2]]

@@ -6,7 +6,8 @@ mpy-cross for the board's chip (host_tools/deploy/flash.py: -march=armv6m for th
 RP2040, armv7emsp for the RP2350): a native .mpy of mpy 6.3, so it needs
 MicroPython 1.23 or later. CPython and the webassembly MicroPython cannot
 run it; the emulated-Pico test checks it byte for byte against
-pixels.encode().
+pixels.encode(). One that does not load (another chip's, another .mpy
+sub-version) is replaced by pixels.encode_at(), logged (leds.py).
 """
 import micropython
 

@@ -255,8 +255,9 @@ def cleanup_code(keep: list[str], no_dice: bool) -> str:
 
 # Runs on the board first (after Ctrl-C, before anything is copied): the box
 # firmware's version there (cheesebox/version.py, as the box says it in its
-# boot event) and the MicroPython version (main.py refuses one older than
-# TESTED_MICROPYTHON with error code 4).
+# boot event) and the MicroPython version and chip (main.py refuses one older
+# than its FLOOR for the chip with error code 4, and warns of one older than
+# TESTED).
 VERSION_CODE = "\n".join([
     "import sys",
     "try:\n from cheesebox.version import VERSION as _v\nexcept Exception:\n _v = None",
@@ -265,7 +266,20 @@ VERSION_CODE = "\n".join([
     "print('board firmware:', _v, 'micropython:', '.'.join(str(x) for x in sys.implementation.version[:3]),"
     " 'chip:', _c)",
 ])
-TESTED_MICROPYTHON = (1, 28, 0)         # firmware/main.py's TESTED
+
+
+def box_main():
+    """firmware/main.py as a module (on the host it defines, it does not start
+    the box): its version gate, so flash says what the Pico will do."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("cheesebox_main", FIRMWARE / "main.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+TESTED_MICROPYTHON = tuple(box_main().TESTED)       # firmware/main.py's TESTED
 
 
 def board_versions(out: str) -> tuple[str | None, str | None]:
@@ -282,9 +296,10 @@ def board_chip(out: str) -> str | None:
     return m.group(1) if m else None
 
 
-def version_lines(out: str, new: str) -> list[str]:
+def version_lines(out: str, new: str, chip: str | None = None) -> list[str]:
     """What flash says about the versions: the box's old -> new, and a
-    MicroPython older than the box is tested on."""
+    MicroPython the box refuses on this chip (error code 4) or runs untested
+    (main.py's gate; chip: the board's, else the board file's)."""
     old, mpy = board_versions(out)
     if old is None:
         lines = ["firmware version: none on the board (no Cheese Box yet) -> %s" % new]
@@ -294,11 +309,20 @@ def version_lines(out: str, new: str) -> list[str]:
         lines = ["firmware version: %s -> %s" % (old, new)]
     if mpy is not None:
         have = tuple(int(x) for x in re.findall(r"\d+", mpy)[:3])
-        if have < TESTED_MICROPYTHON:
+        m = box_main()
+        verdict = m.gate(have, chip)
+        if verdict == "refuse":
+            lines.append("WARNING: the board runs MicroPython %s, older than %s (the oldest the box "
+                         "runs on %s): it will blink error code 4 until you update MicroPython "
+                         "to %s or newer (docs/deploy.md), then make flash again"
+                         % (mpy, m.dotted(m.floor_of(chip)),
+                            "an " + m.CHIP_NAMES[chip] if chip in m.CHIP_NAMES else "this chip",
+                            m.dotted(TESTED_MICROPYTHON)))
+        elif verdict == "warn":
             lines.append("WARNING: the board runs MicroPython %s, older than %s (the version the "
-                         "box is tested on): it will blink error code 4 until you update "
-                         "MicroPython (docs/deploy.md), then make flash again"
-                         % (mpy, ".".join(map(str, TESTED_MICROPYTHON))))
+                         "box is tested on): the box runs, untested, and says so in its event log; "
+                         "update MicroPython (docs/deploy.md), then make flash again"
+                         % (mpy, m.dotted(TESTED_MICROPYTHON)))
     return lines
 
 
@@ -456,7 +480,7 @@ def main(argv: list[str] | None = None) -> int:
             if not args.no_reset:
                 print("  then: mpremote connect %s reset" % args.port)
             return 0
-        for line in version_lines(said, read_manifest().version or "0.0.0"):
+        for line in version_lines(said, read_manifest().version or "0.0.0", chip):
             print("flash: " + line)
         print("flash: copying to the board at %s ..." % args.port, flush=True)
         out = run_mpremote(args.port, chain)

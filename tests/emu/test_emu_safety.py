@@ -47,3 +47,8 @@ def test_ctrl_c_then_main_again_many_times(image):
 def test_an_older_micropython_is_refused_with_error_code_4(image, tmp_path):
     """pico-8p: the Pico 2's test, the same body (tests/emu_twins.py)."""
     emu_twins.an_older_micropython_is_refused_with_error_code_4(image, "pico-8p", tmp_path)
+
+
+def test_an_untested_micropython_runs_with_a_warning(image, tmp_path):
+    """pico-4p: the Pico 2's test, the same body (tests/emu_twins.py)."""
+    emu_twins.an_untested_micropython_runs_with_a_warning(image, "pico-4p", tmp_path)
