@@ -178,3 +178,20 @@ def test_the_final_turns_are_seen_on_the_dice_without_colour():
     run_script(sim, "pass P3\nwait 3000\n")
     last = seen(sim, die_pixels(sim, 5), 2000)             # P1's, the last one
     assert len({turn, first, last}) == 3
+
+
+def test_a_tie_replay_is_seen_on_the_dice_without_colour():
+    # the final round of the rulebook's example would put both out: it is
+    # rolled again; a scored round with the same faces shows only faces and count
+    with open("tests/scenarios/final_tie_replay.txt") as f:
+        script = f.read().split("# replayed")[0]
+    _, sim = play(script, "pico-8p")
+    m = sim.box.game.match
+    assert m.replays == 1 and sim.box.game.state_name() == "ready"
+    dice = [px for d in range(3) for px in die_pixels(sim, d)]
+    replay, _ = seen(sim, dice, 4000)
+    _, sim = play("players 2\ndice yellow\nrollbutton\nroll cheese2 mouse1 cheese1\nwait 3000\n"
+                  "answer P1 3\nbuzz P1\n", "pico-8p")
+    assert sim.box.game.match.replays == 0 and sim.box.game.state_name() == "ready"
+    scored, _ = seen(sim, dice, 4000)
+    assert len(replay) > len(scored) and scored < replay

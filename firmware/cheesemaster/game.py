@@ -42,6 +42,7 @@ _LOSS_MS = const(2500)          # lost points blink on the tracks
 _BLINK_MS = const(250)
 _FACES_MS = const(1400)         # after a round: faces, then the count
 _COUNT_MS = const(900)
+_REPLAY_MS = const(900)         # after a tie replay: faces, count, then the replay sign
 
 # states (the box's own are JOIN = 0 and RESUME = 9: box.state numbers them all)
 MENU = const(1)
@@ -154,6 +155,7 @@ class CheeseMaster:
         self.roll = bytearray(N_DICE)   # face of each die in play
         self.left = 0
         self.shown_roll = False         # a roll's faces are on the dice
+        self.replayed = False           # the round shown was a tie: it is rolled again
         now = box.now
         self.state = MENU
         self.state_at = now
@@ -450,6 +452,7 @@ class CheeseMaster:
             box.plates_from(t_us)
         box.log("roll", {"round": m.round_no})
         self.shown_roll = False
+        self.replayed = False
         self.set_state(ROLLING)
         self.next_frame = box.now
         box.tunes.play(sound.ROLL, box.now)
@@ -484,6 +487,8 @@ class CheeseMaster:
                                              if m.joined[s]),
                               "out": [name(s) for s in m.eliminated]})
         if res == M.REPLAY:
+            # seen as well as heard: the dice turn to the replay sign too
+            self.replayed = True
             box.tunes.play(sound.REPLAY, box.now)
         elif m.phase == M.OVER:
             self._game_over()
@@ -663,9 +668,11 @@ class CheeseMaster:
             for i in range(N_DICE):
                 d.die(i, "crown")
         else:
-            self._draw_roll(True)
+            self._draw_roll(0)
 
-    def _draw_roll(self, faces):
+    def _draw_roll(self, what):
+        """The dice in play: what 0 the faces, 1 the true count, 2 the tie
+        replay's sign (before the first roll: a question mark)."""
         d = self.box.display
         used = 0
         for i in range(len(self.in_play)):
@@ -673,10 +680,12 @@ class CheeseMaster:
             used |= 1 << die
             if not self.shown_roll:
                 d.die(die, "question")
-            elif faces:
+            elif what == 0:
                 d.die(die, FACE_NAMES[self.roll[i]])
-            else:
+            elif what == 1:
                 d.die(die, DIGITS[self.left if self.left < 7 else 7])
+            else:
+                d.die(die, "replay")
         for die in range(N_DICE):
             if not (used >> die) & 1:
                 d.die(die, "blank")
@@ -687,9 +696,11 @@ class CheeseMaster:
         Also turns the dice between the faces and the count after a round."""
         st = self.state
         if (st == CHECK or st == READY) and self.shown_roll:
-            # after a round: the faces, then the true count
-            phase = ticks.diff(now, self.state_at) % (_FACES_MS + _COUNT_MS)
-            self._draw_roll(phase < _FACES_MS)
+            # after a round: the faces, then the true count (after a tie,
+            # then the replay sign: a shape, not only the tune)
+            cycle = _FACES_MS + _COUNT_MS + (_REPLAY_MS if self.replayed and st == READY else 0)
+            phase = ticks.diff(now, self.state_at) % cycle
+            self._draw_roll(0 if phase < _FACES_MS else 1 if phase < _FACES_MS + _COUNT_MS else 2)
         blink = (ticks.diff(now, self.state_at) // _BLINK_MS) % 2 == 0
         loss_blink = st == READY and ticks.diff(now, self.scored_at) < _LOSS_MS
         fast = self.flashing and (ticks.diff(now, self.flash_at) // _FLASH_BLINK_MS) % 2 == 0
