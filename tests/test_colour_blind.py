@@ -195,3 +195,16 @@ def test_a_tie_replay_is_seen_on_the_dice_without_colour():
     assert sim.box.game.match.replays == 0 and sim.box.game.state_name() == "ready"
     scored, _ = seen(sim, dice, 4000)
     assert len(replay) > len(scored) and scored < replay
+
+
+def test_game_over_and_the_campaign_menu_differ_without_colour():
+    _, sim = play("players 2\ndice yellow\n" + "penalty P2\n" * 7)
+    assert sim.box.game.state_name() == "gameover"
+    dice = [px for d in range(6) for px in die_pixels(sim, d)]
+    over = seen(sim, dice)
+    run_script(sim, "wait 1000\nbuzz P1\n")
+    g = sim.box.game
+    while g.choice != 4:
+        sim.press(0)
+    assert g.state_name() == "menu"
+    assert seen(sim, dice) != over

@@ -14,6 +14,8 @@ played last undoes that action (until the next player keys a value).
 Another player's buzzer shows their money for 3 s. Dice 1-5 show each
 country's price in its colour, die 6 whose turn it is or the step.
 """
+from array import array
+
 from micropython import const
 
 from cheesebox import sound, ticks
@@ -181,7 +183,9 @@ class Companion:
         self.refuse_until = -1          # the active station shows a refusal until then (-1: none)
         self.no_s = -1                  # another station shows a refused undo until no_until
         self.no_until = 0
-        self.confirmed = ticks.add(box.now, -_CONFIRM_MS)   # dials: ms of the last confirmed step
+        # dials: the ms of each station's last confirmed step (300 ms apart
+        # at one station; another player's press never holds this one's)
+        self.confirmed = array("i", [ticks.add(box.now, -_CONFIRM_MS)] * 8)
         self.shown_k = -1               # dials: the step the station shows (values keyed)
         self.undo = None                # the bank before the last action (a snapshot), or None
         self.saved_bank = None          # the bank's snapshot in the last save (None: changed since)
@@ -220,6 +224,8 @@ class Companion:
         if self.refuse_until != -1:
             self.refuse_until = ticks.add(self.refuse_until, ms)
         self.no_until = ticks.add(self.no_until, ms)
+        for s in range(8):
+            self.confirmed[s] = ticks.add(self.confirmed[s], ms)
         self._changed()
 
     def status(self, fields):
@@ -303,7 +309,19 @@ class Companion:
         box.tunes.play(sound.REFUSED, box.now)
 
     def on_answer(self, s, value):
-        if s != self.active():
+        act = self.active()
+        if s != act:
+            # keys or a dial of a player whose turn it is not: seen at
+            # their station, not silently ignored (a station nobody plays
+            # at takes nothing)
+            if self.seat(s) < 0:
+                return
+            if self.box.dials and self.no_s == s:
+                # a dial turned on through its sign: the sign lasts, said once
+                self.no_until = ticks.add(self.box.now, _REFUSE_MS)
+                return
+            self._say_no(s, "not your turn: %s plays" % name(act) if act >= 0
+                         else "no turn now: the keys and dials key a turn")
             return
         if self.box.dials:
             self.sel = value
@@ -342,16 +360,16 @@ class Companion:
         """A dial's value for this step, once the station shows the step and
         300 ms after the last step (a double tap enters one step)."""
         box = self.box
-        since = ticks.diff(box.now, self.confirmed)
+        since = ticks.diff(box.now, self.confirmed[s])
         if box.animate and self.shown_k != self.entry.k or 0 <= since < _CONFIRM_MS:
-            box.tunes.play(sound.TOO_SOON, box.now)
+            self._refuse(s, "too soon: a dial's step counts 300 ms after the last, once shown", sound.TOO_SOON)
             return
         v = box.plate_at(s, t_us)
         if v == _NO_VALUE:
-            box.tunes.play(sound.TOO_SOON, box.now)
+            self._refuse(s, "the dial has not been read yet: turn it", sound.TOO_SOON)
             return
         if self._offer(s, v):
-            self.confirmed = box.now
+            self.confirmed[s] = box.now
             if self.entry.complete(self.advanced):
                 self._act(s)
 
@@ -439,7 +457,7 @@ class Companion:
         self.saved_bank = snap["bank"]      # the next action's undo, already built
         self.box.save(snap, self.bank.over)
 
-    def _refuse(self, s, why):
+    def _refuse(self, s, why, tune=sound.REFUSED):
         """Not taken: the player stays on the step; their track and die 6 say so
         (the LEDs first, then the words and the tune: the sign within 10 ms)."""
         box = self.box
@@ -448,7 +466,7 @@ class Companion:
         for p in range(len(self.stations)):     # the rules count seats; the table, stations
             why = why.replace("player %d" % (p + 1), name(self.stations[p]))
         box.log("not_allowed", {"p": name(s), "why": why})
-        box.tunes.play(sound.REFUSED, box.now)
+        box.tunes.play(tune, box.now)
 
     def _show(self, what, s):
         self.show_what = what
