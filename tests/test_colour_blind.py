@@ -208,3 +208,26 @@ def test_game_over_and_the_campaign_menu_differ_without_colour():
         sim.press(0)
     assert g.state_name() == "menu"
     assert seen(sim, dice) != over
+
+
+_PRODUCED = "game cheesonomics\nplayers 3\nvariant basic\nproduce P2 3\nproduce P3 3\nproduce P1 2\n"
+
+
+def test_whose_sale_and_whose_undo_are_seen_without_colour():
+    # the same sum paid to P2 and to P3 (a collection changes no price), and
+    # an undo by P2 and by P3: die 6 tells whose, not only by the colour
+    sim = Sim(board("pico-8p"), seed=1)
+    run_script(sim, _PRODUCED + "sell P2 cow Italy 2\n")
+    by_p2 = seen(sim, die_pixels(sim, 5), 2000)
+    paid = sim.box.game.sale
+    sim = Sim(board("pico-8p"), seed=1)
+    run_script(sim, _PRODUCED + "collect P2 goat\nsell P3 cow Italy 2\n")
+    assert sim.box.game.sale == paid
+    by_p3 = seen(sim, die_pixels(sim, 5), 2000)
+    assert by_p2 != by_p3
+    undone = []
+    for script in ("undo P2\n", "produce P3 2\nundo P3\n"):
+        sim = Sim(board("pico-8p"), seed=1)
+        run_script(sim, "game cheesonomics\nplayers 3\nvariant basic\nproduce P2 3\n" + script)
+        undone.append(seen(sim, die_pixels(sim, 5), 2000))
+    assert undone[0] != undone[1]

@@ -592,6 +592,10 @@ class Companion:
         elif self._final_sign():
             page = (since // _FINAL_SIGN_MS) % 2
             self._draw_whose(page)
+        elif ((self.show_what == _SHOW_SALE or self.show_what == _SHOW_UNDO) and not self.entry.k
+              and self.refuse_until == -1):
+            page = self._who_phase(now)
+            self._draw_shown(page)
         elif self.state == _LAYOUT:
             self._draw_layout(since % _CARD_MS >= _SIGNS_MS)
             return blink + 2 * (since % _CARD_MS >= _SIGNS_MS)
@@ -637,18 +641,8 @@ class Companion:
             d.die(5, "cross")
             return
         e = self.entry
-        if what == _SHOW_UNDO and not e.k:
-            d.pattern(5, UNDO, STATION[s], "undo%d" % s)
-            return
-        if what == _SHOW_SALE and not e.k:
-            # what the sale paid, underlined, in the seller's colour, where it
-            # hides none of the prices the next player chooses from (their
-            # turn shows on their station; their first value puts it away)
-            price, k = self.sale
-            paid = price * k
-            rows_for(str(paid), rows)
-            rows[7] = 0xFF
-            d.pattern(5, rows, STATION[self.show_s], "paid%d.%d" % (paid, self.show_s))
+        if (what == _SHOW_UNDO or what == _SHOW_SALE) and not e.k:
+            self._draw_shown(self._who_phase(self.box.now))
             return
         if e.complete(self.advanced):
             d.pattern(5, rows_for("OK", rows), STATION[s], "OK%d" % s)
@@ -660,6 +654,35 @@ class Companion:
             if self._final_sign():
                 phase = (ticks.diff(self.box.now, self.state_at) // _FINAL_SIGN_MS) % 2
             self._draw_whose(phase)
+
+    def _who_phase(self, now):
+        """After a sale or an undo: 0 what it was, 1 whose (every other second)."""
+        return ((ticks.diff(now, self.show_until) + _MONEY_MS) // _FINAL_SIGN_MS) % 2
+
+    def _draw_shown(self, phase):
+        """Die 6 for 3 s after a sale or an undo, where it hides none of the
+        prices the next player chooses from (their turn shows on their
+        station; their first value puts it away): what the sale paid,
+        underlined, or an arrow turning back; every other second whose it
+        was, `P2`, underlined after a sale (after an undo it is their turn
+        again): the player's colour is never the only sign of the player."""
+        d = self.box.display
+        rows = self.rows
+        s = self.show_s
+        sale = self.show_what == _SHOW_SALE
+        if phase:
+            rows_for("P%d" % (s + 1), rows)
+            if sale:
+                rows[7] = 0xFF
+            d.pattern(5, rows, STATION[s], "%sP%d" % ("_" if sale else "", s))
+        elif sale:
+            price, k = self.sale
+            paid = price * k
+            rows_for(str(paid), rows)
+            rows[7] = 0xFF
+            d.pattern(5, rows, STATION[s], "paid%d.%d" % (paid, s))
+        else:
+            d.pattern(5, UNDO, STATION[s], "undo%d" % s)
 
     def _final_sign(self):
         """Die 6 tells the final turns: a turn with nothing keyed, nothing
