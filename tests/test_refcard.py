@@ -22,6 +22,8 @@ def test_the_card_says_what_the_box_takes():
         assert "%d %s" % (k, E.ACTION_NAMES[k]) in text.replace("Action (then the values, then your buzzer) ", "")
     for name in ("cow", "camel", "red", "purple", "France (die 1)", "Greece (die 5)", "trowel", "rake"):
         assert name in text
+    # reserve and trade: done with the cards, 0 keyed at the mark
+    assert "0 none forbidden; 0 too for a reserve or a" in text and "with the cards" in text
     for i, (u, b) in enumerate(E.KIND_CODES):
         assert "%d %d up | %d on the back" % (i + 1, u, b) in text
 

@@ -26,7 +26,12 @@ def rows(cards):
     dies = ["die %d" % (i + 1) for i in range(5)]
     countries = [(str(i + 1), "%s (%s)" % (cards.countries[i], dies[i])) for i in range(5)]
     signs = [(str(i + 1), "%d up | %d on the back" % E.KIND_CODES[i]) for i in range(len(E.KIND_CODES))]
-    marks = [("0", "none")] + nums(cards.marks)
+    # reserve and trade change no money and no market card, and the box
+    # knows neither the hands nor the marks: the table does them with the cards
+    marks = ([("0", "none forbidden; 0 too for a reserve or a"),
+              ("", "trade: do those with the cards (the box"),
+              ("", "keeps no hands, no reserve, no marks)")]
+             + [(k, "forbid the %s" % m) for k, m in nums(cards.marks)])
     return [
         ("Action (then the values, then your buzzer)", acts),
         ("Animal (collect 1, sell)", nums(cards.animals)),
@@ -34,7 +39,7 @@ def rows(cards):
         ("Country (sell; its price is on its die)", countries),
         ("Pieces (sell)", [("1-3", "pieces sold, at most those on your table")]),
         ("Cards (produce)", [("1-5", "cards laid out")]),
-        ("Advanced: mark forbidden (after the pieces)", marks),
+        ("Advanced: the mark (after the pieces)", marks),
         ("Advanced: exchange (after the mark)",
          [("0", "turn the country's cards over")] +
          [("1-4", "exchange the card lying with these signs:")] + signs +
