@@ -231,3 +231,43 @@ def test_whose_sale_and_whose_undo_are_seen_without_colour():
         run_script(sim, "game cheesonomics\nplayers 3\nvariant basic\nproduce P2 3\n" + script)
         undone.append(seen(sim, die_pixels(sim, 5), 2000))
     assert undone[0] != undone[1]
+
+
+_SALE_X = [4, 1, 4, 3, 1, 3, 1, 3]      # sell cow Netherlands 3, forbid trowel, exchange 2|1 for France 2|1
+
+
+def _advanced_turn(name):
+    sim = Sim(board(name), seed=1)
+    run_script(sim, "game cheesonomics\nplayers 3\nvariant advanced\nproduce P2 3\nproduce P3 3\n"
+                    "produce P1 3\nwait 3000\n")
+    assert sim.box.game.active() == 1
+    return sim
+
+
+def test_each_step_of_a_sale_with_an_exchange_is_seen_at_the_station_on_keys():
+    # 8 values on a 7-LED track: each step, and the complete action, told
+    # apart at P2's station alone (not die 6's letter), without colour
+    sim = _advanced_turn("pico-8p")
+    steps = [seen(sim, station_pixels(sim, 1))]
+    for v in _SALE_X:
+        run_script(sim, "answer P2 %d\nwait 100\n" % v)
+        steps.append(seen(sim, station_pixels(sim, 1)))
+    assert sim.box.game.entry.complete(True)
+    assert len(set(steps)) == len(steps), "two steps look alike at the station"
+
+
+def test_each_step_of_a_sale_with_an_exchange_is_seen_at_the_station_on_a_dial():
+    # a dial shows its value on the track: which step it is, the station says too
+    sim = _advanced_turn("pico2-8p")
+    steps = []
+    for v in _SALE_X[:-1]:
+        run_script(sim, "answer P2 %d\nwait 400\n" % v)
+        steps.append((v, seen(sim, station_pixels(sim, 1), 2600)))
+        run_script(sim, "buzz P2\nwait 400\n")
+    run_script(sim, "answer P2 %d\nwait 400\n" % _SALE_X[-1])
+    steps.append((_SALE_X[-1], seen(sim, station_pixels(sim, 1), 2600)))
+    for i in range(len(steps)):
+        for j in range(i):
+            if steps[i][0] == steps[j][0]:
+                assert steps[i][1] != steps[j][1], "steps %d and %d look alike with the dial at %d" % (
+                    j, i, steps[i][0])

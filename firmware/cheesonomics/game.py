@@ -56,6 +56,8 @@ _BLINK_MS = const(250)
 _MONEY_MS = const(3000)          # money, deck or a sale's sum on the dice this long
 _REFUSE_MS = const(1200)         # a refusal's sign on the station
 _CONFIRM_MS = const(300)         # dials: a buzzer confirms a step this long after the last
+_DIAL_CYCLE_MS = const(2500)     # dials: the track shows the value, then the step for
+_STEP_SHOWN_MS = const(500)      # this long (a new step: the step first)
 _SHOW_MONEY = const(1)           # what the dice show for a moment (show_what)
 _SHOW_LOOK = const(2)            # the deck count and the active player's money
 _SHOW_SALE = const(3)            # what a sale paid (die 6, underlined), the prices kept
@@ -176,6 +178,7 @@ class Companion:
         self.state_at = box.now
         self.entry = Entry()            # the active player's values so far
         self.sel = _NO_VALUE             # a dial's value now
+        self.sel_at = box.now           # dials: when it moved or a step began (the track's phase)
         self.show_what = 0              # what the dice show for a moment (_SHOW_*), until show_until
         self.show_s = -1                # whose (money: that station; sale: the seller)
         self.show_until = 0
@@ -325,6 +328,7 @@ class Companion:
             return
         if self.box.dials:
             self.sel = value
+            self.sel_at = self.box.now      # the value at once while it turns
             self._changed()
         else:
             self._offer(s, value)
@@ -370,8 +374,20 @@ class Companion:
             return
         if self._offer(s, v):
             self.confirmed[s] = box.now
+            self._step_first()
             if self.entry.complete(self.advanced):
                 self._act(s)
+
+    def _step_first(self):
+        """Dials: a new step shows first where it stands (as on keys), then
+        the dial's value."""
+        self.sel_at = ticks.add(self.box.now, _STEP_SHOWN_MS - _DIAL_CYCLE_MS)
+
+    def _dial_step_phase(self, now):
+        """Dials: the track shows the step (1) or the dial's value (0): the
+        value, and every 2.5 s the step for 0.5 s, so each step is told at
+        the station without die 6's letter or the step's colour."""
+        return 1 if ticks.diff(now, self.sel_at) % _DIAL_CYCLE_MS >= _DIAL_CYCLE_MS - _STEP_SHOWN_MS else 0
 
     def _offer(self, s, v):
         """Value v for the active player's next step: taken, or refused at
@@ -541,6 +557,7 @@ class Companion:
             self.shown_k = -1
             s = self.active()
             self.sel = box.plate_at(s, box.ticks_us()) if box.dials else _NO_VALUE
+            self._step_first()
             if self.show_what == _SHOW_MONEY and self.show_s == s:
                 self.show_what = 0
         self._changed()
@@ -601,6 +618,8 @@ class Companion:
             return blink + 2 * (since % _CARD_MS >= _SIGNS_MS)
         if self.state == _FINAL:
             self._draw_final(page)
+        elif self.state == _TURN and self.box.dials:
+            page += 64 * self._dial_step_phase(now)
         return blink + 2 * page     # page: the final count's line
 
     def render_dice(self):
@@ -877,7 +896,8 @@ class Companion:
         """The active station: a refusal (all 7 LEDs blinking red); on keys
         one LED per value keyed and the next one blinking in the step's
         colour (all steady and the wheel lit: press the buzzer); on a dial
-        the dial's value as that many LEDs in the step's colour."""
+        the dial's value as that many LEDs in the step's colour, and every
+        2.5 s (a new step: first) the step as on keys."""
         d = self.box.display
         e = self.entry
         if self.refuse_until != -1:
@@ -886,14 +906,15 @@ class Companion:
             return
         st = e.step()
         if self.box.dials:
-            v = self.sel if self.sel != _NO_VALUE else 0
-            rgb = STEP_RGB[st]
-            if rgb is None:
-                rgb = COUNTRY_RGB[v - 1] if 1 <= v <= 5 else WHITE
-            d.score(s, v if v <= 7 else 7, rgb)
-            d.wheel(s, STATION[s] if blink else OFF)
             self.shown_k = e.k
-            return
+            if not self._dial_step_phase(self.box.now):
+                v = self.sel if self.sel != _NO_VALUE else 0
+                rgb = STEP_RGB[st]
+                if rgb is None:
+                    rgb = COUNTRY_RGB[v - 1] if 1 <= v <= 5 else WHITE
+                d.score(s, v if v <= 7 else 7, rgb)
+                d.wheel(s, STATION[s] if blink else OFF)
+                return
         k = e.k if e.k <= 7 else 7
         if e.complete(self.advanced):
             d.score(s, k, WHITE)
