@@ -142,3 +142,14 @@ def test_dials_enter_the_same_game():
     """pico2-8p: a dial shows its value all the time; the same turns work."""
     sim, g, bank, evs, _ = play_both(DIAL_BOARD, 3, False, 5)
     assert bank.over and bank.money == g.money and bank.winners == g.winners
+
+
+def test_the_mark_step_says_a_reserve_or_a_trade_is_done_with_the_cards():
+    from sim.cheesonomics.host import step_legend
+    sim = Sim(BOARD, seed=1)
+    run_script(sim, "game cheesonomics\nplayers 3\nvariant advanced\nproduce P2 3\nproduce P3 3\n"
+                    "produce P1 2\nenter P2 4 1 2 2\n")
+    g = sim.box.game
+    assert g.step_name().startswith("forbid mark")
+    legend = step_legend(g)
+    assert "0 none, or a reserve or a trade (done with the cards)" in legend and "1 trowel" in legend

@@ -178,3 +178,96 @@ def test_the_final_turns_are_seen_on_the_dice_without_colour():
     run_script(sim, "pass P3\nwait 3000\n")
     last = seen(sim, die_pixels(sim, 5), 2000)             # P1's, the last one
     assert len({turn, first, last}) == 3
+
+
+def test_a_tie_replay_is_seen_on_the_dice_without_colour():
+    # the final round of the rulebook's example would put both out: it is
+    # rolled again; a scored round with the same faces shows only faces and count
+    with open("tests/scenarios/final_tie_replay.txt") as f:
+        script = f.read().split("# replayed")[0]
+    _, sim = play(script, "pico-8p")
+    m = sim.box.game.match
+    assert m.replays == 1 and sim.box.game.state_name() == "ready"
+    dice = [px for d in range(3) for px in die_pixels(sim, d)]
+    replay, _ = seen(sim, dice, 4000)
+    _, sim = play("players 2\ndice yellow\nrollbutton\nroll cheese2 mouse1 cheese1\nwait 3000\n"
+                  "answer P1 3\nbuzz P1\n", "pico-8p")
+    assert sim.box.game.match.replays == 0 and sim.box.game.state_name() == "ready"
+    scored, _ = seen(sim, dice, 4000)
+    assert len(replay) > len(scored) and scored < replay
+
+
+def test_game_over_and_the_campaign_menu_differ_without_colour():
+    _, sim = play("players 2\ndice yellow\n" + "penalty P2\n" * 7)
+    assert sim.box.game.state_name() == "gameover"
+    dice = [px for d in range(6) for px in die_pixels(sim, d)]
+    over = seen(sim, dice)
+    run_script(sim, "wait 1000\nbuzz P1\n")
+    g = sim.box.game
+    while g.choice != 4:
+        sim.press(0)
+    assert g.state_name() == "menu"
+    assert seen(sim, dice) != over
+
+
+_PRODUCED = "game cheesonomics\nplayers 3\nvariant basic\nproduce P2 3\nproduce P3 3\nproduce P1 2\n"
+
+
+def test_whose_sale_and_whose_undo_are_seen_without_colour():
+    # the same sum paid to P2 and to P3 (a collection changes no price), and
+    # an undo by P2 and by P3: die 6 tells whose, not only by the colour
+    sim = Sim(board("pico-8p"), seed=1)
+    run_script(sim, _PRODUCED + "sell P2 cow Italy 2\n")
+    by_p2 = seen(sim, die_pixels(sim, 5), 2000)
+    paid = sim.box.game.sale
+    sim = Sim(board("pico-8p"), seed=1)
+    run_script(sim, _PRODUCED + "collect P2 goat\nsell P3 cow Italy 2\n")
+    assert sim.box.game.sale == paid
+    by_p3 = seen(sim, die_pixels(sim, 5), 2000)
+    assert by_p2 != by_p3
+    undone = []
+    for script in ("undo P2\n", "produce P3 2\nundo P3\n"):
+        sim = Sim(board("pico-8p"), seed=1)
+        run_script(sim, "game cheesonomics\nplayers 3\nvariant basic\nproduce P2 3\n" + script)
+        undone.append(seen(sim, die_pixels(sim, 5), 2000))
+    assert undone[0] != undone[1]
+
+
+_SALE_X = [4, 1, 4, 3, 1, 3, 1, 3]      # sell cow Netherlands 3, forbid trowel, exchange 2|1 for France 2|1
+
+
+def _advanced_turn(name):
+    sim = Sim(board(name), seed=1)
+    run_script(sim, "game cheesonomics\nplayers 3\nvariant advanced\nproduce P2 3\nproduce P3 3\n"
+                    "produce P1 3\nwait 3000\n")
+    assert sim.box.game.active() == 1
+    return sim
+
+
+def test_each_step_of_a_sale_with_an_exchange_is_seen_at_the_station_on_keys():
+    # 8 values on a 7-LED track: each step, and the complete action, told
+    # apart at P2's station alone (not die 6's letter), without colour
+    sim = _advanced_turn("pico-8p")
+    steps = [seen(sim, station_pixels(sim, 1))]
+    for v in _SALE_X:
+        run_script(sim, "answer P2 %d\nwait 100\n" % v)
+        steps.append(seen(sim, station_pixels(sim, 1)))
+    assert sim.box.game.entry.complete(True)
+    assert len(set(steps)) == len(steps), "two steps look alike at the station"
+
+
+def test_each_step_of_a_sale_with_an_exchange_is_seen_at_the_station_on_a_dial():
+    # a dial shows its value on the track: which step it is, the station says too
+    sim = _advanced_turn("pico2-8p")
+    steps = []
+    for v in _SALE_X[:-1]:
+        run_script(sim, "answer P2 %d\nwait 400\n" % v)
+        steps.append((v, seen(sim, station_pixels(sim, 1), 2600)))
+        run_script(sim, "buzz P2\nwait 400\n")
+    run_script(sim, "answer P2 %d\nwait 400\n" % _SALE_X[-1])
+    steps.append((_SALE_X[-1], seen(sim, station_pixels(sim, 1), 2600)))
+    for i in range(len(steps)):
+        for j in range(i):
+            if steps[i][0] == steps[j][0]:
+                assert steps[i][1] != steps[j][1], "steps %d and %d look alike with the dial at %d" % (
+                    j, i, steps[i][0])

@@ -129,7 +129,7 @@ def test_tracks_and_status_after_a_scored_round():
 
 
 def test_an_eliminated_player_glows_dim_red_not_off():
-    sim = headless(board(), "players 3\ndice yellow\n" + "penalty P3\n" * 7)
+    sim = headless(board(), "players 3\ndice yellow\n" + "penalty P3\n" * 7 + "wait 700\n")   # after the flash
     leds = track_leds(screen(lambda c: snapshot(sim, c)), 3)
     # one LED at the far end, next to the wheel LED: never a single point's first LED
     r, g, b = leds[6]

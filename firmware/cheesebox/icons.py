@@ -275,6 +275,16 @@ ICONS = {
         b".RRRRRR.",
         b"..RRRR..",
     ),
+    "replay": (    # a tie replay: the round is rolled again (an arrow going round)
+        b"..WWWW..",
+        b".W....W.",
+        b"W......W",
+        b"W......W",
+        b"W....W.W",
+        b".W....WW",
+        b"..WW.WWW",
+        b"........",
+    ),
     "blank": (
         b"........",
         b"........",

@@ -17,6 +17,7 @@ from cheesebox import sound
 from cheesemaster.dice import CAMPAIGN, CHOICES, N_DICE, RandomRoller, dice_for_choice
 from cheesebox.display import BAD, MARK, OFF, OUT, SCORE, SCORE_LOW, STATION, WHEEL
 from cheesebox.events import name
+from cheesebox.font import rows_for
 from cheesemaster.faces import NAMES as FACE_NAMES
 from cheesemaster.rules import count_ids
 
@@ -42,6 +43,7 @@ _LOSS_MS = const(2500)          # lost points blink on the tracks
 _BLINK_MS = const(250)
 _FACES_MS = const(1400)         # after a round: faces, then the count
 _COUNT_MS = const(900)
+_REPLAY_MS = const(900)         # after a tie replay: faces, count, then the replay sign
 
 # states (the box's own are JOIN = 0 and RESUME = 9: box.state numbers them all)
 MENU = const(1)
@@ -154,6 +156,7 @@ class CheeseMaster:
         self.roll = bytearray(N_DICE)   # face of each die in play
         self.left = 0
         self.shown_roll = False         # a roll's faces are on the dice
+        self.replayed = False           # the round shown was a tie: it is rolled again
         now = box.now
         self.state = MENU
         self.state_at = now
@@ -170,6 +173,7 @@ class CheeseMaster:
         self.flash_on = bytearray(8)
         self.flashing = 0               # how many stations flash
         self.flash_at = now             # the last flash's start: the fast blink's phase
+        self.rows = bytearray(8)        # a pattern's rows (the winner's number)
 
     def start(self):
         """The table has joined: the dice menu."""
@@ -232,14 +236,36 @@ class CheeseMaster:
     def on_answer(self, s, value):
         """A plate placed: read at the grab (box.plate_at). A dial's position
         is reported after the grab that saw it (3 equal reads): a placement
-        stamped before a grab not yet locked is what that grab locks."""
-        if (self.settling >> s) & 1 and self.box.plate_at(s, self.grab_us[s]) == value:
-            self.match.locked[s] = value
+        stamped before a grab not yet locked is what that grab locks. A key
+        that counts for no grab (before the roll, after the own grab, out of
+        the game) is said at its station; a dial is a position, read at the
+        grab whenever it was turned."""
+        m = self.match
+        if (self.settling >> s) & 1:
+            if self.box.plate_at(s, self.grab_us[s]) == value:
+                m.locked[s] = value
+            return
+        if self.box.dials or m is None or not m.joined[s]:
+            return
+        st = self.state
+        if not m.active[s]:
+            self._say_no(s, "%s is out of this game" % name(s))
+        elif m.holder[s] and st == GRAB:
+            self._say_no(s, "the plate is locked by the grab")
+        elif st != ROLLING and st != GRAB:
+            self._say_no(s, "a plate key counts from the roll on")
 
     def on_gesture(self, s):
-        """ROLL held 300 ms, then station s's buzzer: a table penalty in a game."""
+        """ROLL held 300 ms, then station s's buzzer: a table penalty in a
+        game; outside one it does nothing (the rulings), and says so."""
         if self.in_game():
+            if not self.match.active[s]:
+                if self.match.joined[s]:
+                    self._say_no(s, "%s is out of this game" % name(s))
+                return
             self._penalty(s)
+        elif self.box.joined[s]:
+            self._say_no(s, "no penalty outside a game")
 
     def on_buzz(self, s, t_us):
         """A buzzer press, stamped t_us: what it means depends on the state."""
@@ -253,6 +279,17 @@ class CheeseMaster:
             box.tunes.play(sound.MENU, box.now)
             if box.animate:
                 self.render_dice()          # the dice of this choice
+        elif not box.joined[s]:
+            return                          # nobody plays at this station
+        elif st == GAMEOVER or st == KING:
+            if ticks.diff(box.now, self.state_at) >= GUARD_MS:
+                self._to_menu()             # the same players choose dice again
+            else:
+                self._say_no(s, "too soon: a buzzer opens the dice menu 1 s after the game's end")
+        elif not self.match.joined[s]:
+            return                          # a campaign's tie-break: not in this game
+        elif not self.match.active[s]:
+            self._say_no(s, "%s is out of this game" % name(s))
         elif st == READY:
             self._buzz_ready(s, t_us)
         elif st == _TOUR:
@@ -274,11 +311,25 @@ class CheeseMaster:
                 self._start_roll(t_us)
             else:
                 # a late slam right after scoring does not roll: say so
-                self.box.tunes.play(sound.TOO_SOON, now)
-        elif m.marked < 0 and m.round_no == 0 and m.active[s]:
+                self._say_no(s, "too soon: %s's buzzer rolls 1 s after the scoring" % name(s))
+        elif m.marked < 0 and m.round_no == 0:
             self.set_state(_TOUR)
             self.tour_pos = 0
             self.next_frame = now
+        elif m.marked >= 0:
+            self._say_no(s, "%s rolls (their buzzer or ROLL)" % name(m.marked))
+        else:
+            self._say_no(s, "ROLL rolls")
+
+    def _say_no(self, s, why):
+        """A press that does nothing, at station s: seen there (its wheel LED
+        blinks fast 0.6 s, as a refused grab's), then logged and beeped."""
+        box = self.box
+        self._flash(s)
+        box.redraw = True
+        box.show_tracks()
+        box.log("not_allowed", {"p": name(s), "why": why})
+        box.tunes.play(sound.TOO_SOON, box.now)
 
     def _false_start(self, s):
         box = self.box
@@ -297,7 +348,11 @@ class CheeseMaster:
         box = self.box
         m = self.match
         if m.phase == M.CHECKING:
-            return                      # dials: the wheels are gone, the grabs locking
+            # dials: the wheels are gone, the grabs locking (a holder's
+            # second press is the rulebook's: a wheel held already)
+            if not m.holder[s]:
+                self._say_no(s, "no wheel left")
+            return
         electronic = box.board.electronic
         r = m.press(s, box.plate_at(s, t_us)) if electronic else m.press(s)
         if r == M.GRAB:
@@ -348,7 +403,7 @@ class CheeseMaster:
         elif r == M.TAKEN_BACK:
             box.tunes.play(sound.TAKE_BACK, box.now)
         elif m.active[s] and not m.holder[s]:
-            self._flash(s)              # no wheel, nothing to own up to: seen, not silently ignored
+            self._say_no(s, "no wheel: nothing to own up to")
 
     def _before_reveal(self, t_us):
         """A press stamped before the faces were shown (it reaches the box a
@@ -394,6 +449,19 @@ class CheeseMaster:
                 self._new_game(None)
         elif st == KING:
             self.box.back_to_join()
+
+    def _to_menu(self):
+        """Game over or the King's screen: the same players choose any dice
+        again, the campaign too (a campaign not ended is left without a
+        king); the final screen kept for a power cut is dropped."""
+        box = self.box
+        box.save(None)
+        self.campaign = None
+        self.match = None
+        self.shown_roll = False
+        self.replayed = False
+        self.set_state(MENU)
+        box.tunes.play(sound.MENU, box.now)
 
     def on_long_roll(self, t_us):
         """Only outside a game (in one, the box asks "stop?"): at game over it
@@ -450,6 +518,7 @@ class CheeseMaster:
             box.plates_from(t_us)
         box.log("roll", {"round": m.round_no})
         self.shown_roll = False
+        self.replayed = False
         self.set_state(ROLLING)
         self.next_frame = box.now
         box.tunes.play(sound.ROLL, box.now)
@@ -484,6 +553,8 @@ class CheeseMaster:
                                              if m.joined[s]),
                               "out": [name(s) for s in m.eliminated]})
         if res == M.REPLAY:
+            # seen as well as heard: the dice turn to the replay sign too
+            self.replayed = True
             box.tunes.play(sound.REPLAY, box.now)
         elif m.phase == M.OVER:
             self._game_over()
@@ -660,12 +731,21 @@ class CheeseMaster:
                 for i in range(N_DICE):
                     d.die(i, MENU_ICONS[i] if i < k else "blank")
         elif st == GAMEOVER or st == KING:
+            # crowns and who won ("P3" in their colour): never the campaign
+            # choice of the menu (crowns only)
+            c = self.campaign
+            w = c.king if st == KING else self.match.winner
             for i in range(N_DICE):
-                d.die(i, "crown")
+                if i % 2 and w >= 0:
+                    d.pattern(i, rows_for("P%d" % (w + 1), self.rows), STATION[w], "P%d" % w)
+                else:
+                    d.die(i, "crown")
         else:
-            self._draw_roll(True)
+            self._draw_roll(0)
 
-    def _draw_roll(self, faces):
+    def _draw_roll(self, what):
+        """The dice in play: what 0 the faces, 1 the true count, 2 the tie
+        replay's sign (before the first roll: a question mark)."""
         d = self.box.display
         used = 0
         for i in range(len(self.in_play)):
@@ -673,10 +753,12 @@ class CheeseMaster:
             used |= 1 << die
             if not self.shown_roll:
                 d.die(die, "question")
-            elif faces:
+            elif what == 0:
                 d.die(die, FACE_NAMES[self.roll[i]])
-            else:
+            elif what == 1:
                 d.die(die, DIGITS[self.left if self.left < 7 else 7])
+            else:
+                d.die(die, "replay")
         for die in range(N_DICE):
             if not (used >> die) & 1:
                 d.die(die, "blank")
@@ -687,70 +769,70 @@ class CheeseMaster:
         Also turns the dice between the faces and the count after a round."""
         st = self.state
         if (st == CHECK or st == READY) and self.shown_roll:
-            # after a round: the faces, then the true count
-            phase = ticks.diff(now, self.state_at) % (_FACES_MS + _COUNT_MS)
-            self._draw_roll(phase < _FACES_MS)
+            # after a round: the faces, then the true count (after a tie,
+            # then the replay sign: a shape, not only the tune)
+            cycle = _FACES_MS + _COUNT_MS + (_REPLAY_MS if self.replayed and st == READY else 0)
+            phase = ticks.diff(now, self.state_at) % cycle
+            self._draw_roll(0 if phase < _FACES_MS else 1 if phase < _FACES_MS + _COUNT_MS else 2)
         blink = (ticks.diff(now, self.state_at) // _BLINK_MS) % 2 == 0
         loss_blink = st == READY and ticks.diff(now, self.scored_at) < _LOSS_MS
         fast = self.flashing and (ticks.diff(now, self.flash_at) // _FLASH_BLINK_MS) % 2 == 0
         return (4 if fast else 0) + (2 if loss_blink else 0) + (1 if blink else 0)
 
     def draw_tracks(self, now, look):
+        """Every station's track, and its wheel LED: a press that did nothing,
+        a false start, a refused grab or a penalty blinks it fast, on every
+        screen."""
         box = self.box
         d = box.display
+        fast = BAD if look & 4 else OFF
+        for s in range(box.n):
+            w = self._draw_track(s, now, look)
+            d.wheel(s, fast if self.flash_on[s] else w)
+
+    def _draw_track(self, s, now, look):
+        """Station s's score track; returns its wheel LED's colour."""
+        d = self.box.display
         st = self.state
         blink = look & 1
-        loss_blink = look & 2
         m = self.match
-        for s in range(box.n):
-            c = self.campaign
-            if m is None:
-                d.score(s, 7 if box.joined[s] else 0, STATION[s])
-                d.wheel(s, OFF)
-                continue
-            if c is not None and (st == GAMEOVER or st == KING) and box.joined[s]:
-                # between campaign games: each track shows that player's game
-                # wins in their colour; the game's winner (the king) blinks
-                won = c.king == s if st == KING else m.winner == s
-                w = c.wins[s] if c.wins[s] < 7 else 7
-                d.score(s, w if blink or not won else 0, STATION[s])
-                d.wheel(s, WHEEL if won else OFF)
-                continue
-            if not m.joined[s]:
-                d.score(s, 0, OFF)
-                d.wheel(s, OFF)
-                continue
-            if not m.active[s]:
-                out(d, s)
-                d.wheel(s, OFF)
-                continue
-            p = m.points[s]
-            colour = SCORE_LOW if p < 4 else SCORE
-            if st == GAMEOVER or st == KING:
-                won = m.winner == s
-                d.score(s, 7 if won and blink else p, STATION[s] if won else colour)
-                d.wheel(s, WHEEL if won else OFF)
-                continue
-            if loss_blink and m.lost[s]:
-                # blink the points just lost
-                d.score(s, p, colour, m.lost[s], BAD if blink else OFF)
-            elif st == CHECK and m.owned[s]:
-                # owned up: the points at stake blink red, with the wheel LED
-                take = 2 if p > 2 else p
-                d.score(s, p - take, colour, take, BAD if blink else OFF)
-            else:
-                d.score(s, p, colour)
-            if self.flash_on[s]:
-                # a false start, a refused grab, a penalty: blinking fast
-                w = BAD if look & 4 else OFF
-            elif m.holder[s] and st in (GRAB, CHECK):
-                w = BAD if (st == CHECK and m.owned[s] and blink) else WHEEL
-            elif st == READY and m.marked == s:
-                # steady while their buzzer cannot roll yet (1 s), then blinking
-                w = MARK if blink or ticks.diff(now, self.scored_at) < GUARD_MS else OFF
-            elif st == CHECK and not m.holder[s] and blink:
-                # no wheel at the check: blinking (a held wheel is steady)
-                w = BAD
-            else:
-                w = OFF
-            d.wheel(s, w)
+        if m is None:
+            d.score(s, 7 if self.box.joined[s] else 0, STATION[s])
+            return OFF
+        c = self.campaign
+        if c is not None and (st == GAMEOVER or st == KING) and self.box.joined[s]:
+            # between campaign games: each track shows that player's game
+            # wins in their colour; the game's winner (the king) blinks
+            won = c.king == s if st == KING else m.winner == s
+            w = c.wins[s] if c.wins[s] < 7 else 7
+            d.score(s, w if blink or not won else 0, STATION[s])
+            return WHEEL if won else OFF
+        if not m.joined[s]:
+            d.score(s, 0, OFF)
+            return OFF
+        if not m.active[s]:
+            out(d, s)
+            return OFF
+        p = m.points[s]
+        colour = SCORE_LOW if p < 4 else SCORE
+        if st == GAMEOVER or st == KING:
+            won = m.winner == s
+            d.score(s, 7 if won and blink else p, STATION[s] if won else colour)
+            return WHEEL if won else OFF
+        if look & 2 and m.lost[s]:
+            # blink the points just lost
+            d.score(s, p, colour, m.lost[s], BAD if blink else OFF)
+        elif st == CHECK and m.owned[s]:
+            # owned up: the points at stake blink red, with the wheel LED
+            take = 2 if p > 2 else p
+            d.score(s, p - take, colour, take, BAD if blink else OFF)
+        else:
+            d.score(s, p, colour)
+        if m.holder[s] and st in (GRAB, CHECK):
+            return BAD if (st == CHECK and m.owned[s] and blink) else WHEEL
+        if st == READY and m.marked == s:
+            # steady while their buzzer cannot roll yet (1 s), then blinking
+            return MARK if blink or ticks.diff(now, self.scored_at) < GUARD_MS else OFF
+        if st == CHECK and not m.holder[s] and blink:
+            return BAD              # no wheel at the check: blinking (a held wheel is steady)
+        return OFF

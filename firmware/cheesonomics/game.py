@@ -14,6 +14,8 @@ played last undoes that action (until the next player keys a value).
 Another player's buzzer shows their money for 3 s. Dice 1-5 show each
 country's price in its colour, die 6 whose turn it is or the step.
 """
+from array import array
+
 from micropython import const
 
 from cheesebox import sound, ticks
@@ -54,6 +56,8 @@ _BLINK_MS = const(250)
 _MONEY_MS = const(3000)          # money, deck or a sale's sum on the dice this long
 _REFUSE_MS = const(1200)         # a refusal's sign on the station
 _CONFIRM_MS = const(300)         # dials: a buzzer confirms a step this long after the last
+_DIAL_CYCLE_MS = const(2500)     # dials: the track shows the value, then the step for
+_STEP_SHOWN_MS = const(500)      # this long (a new step: the step first)
 _SHOW_MONEY = const(1)           # what the dice show for a moment (show_what)
 _SHOW_LOOK = const(2)            # the deck count and the active player's money
 _SHOW_SALE = const(3)            # what a sale paid (die 6, underlined), the prices kept
@@ -174,6 +178,7 @@ class Companion:
         self.state_at = box.now
         self.entry = Entry()            # the active player's values so far
         self.sel = _NO_VALUE             # a dial's value now
+        self.sel_at = box.now           # dials: when it moved or a step began (the track's phase)
         self.show_what = 0              # what the dice show for a moment (_SHOW_*), until show_until
         self.show_s = -1                # whose (money: that station; sale: the seller)
         self.show_until = 0
@@ -181,7 +186,9 @@ class Companion:
         self.refuse_until = -1          # the active station shows a refusal until then (-1: none)
         self.no_s = -1                  # another station shows a refused undo until no_until
         self.no_until = 0
-        self.confirmed = ticks.add(box.now, -_CONFIRM_MS)   # dials: ms of the last confirmed step
+        # dials: the ms of each station's last confirmed step (300 ms apart
+        # at one station; another player's press never holds this one's)
+        self.confirmed = array("i", [ticks.add(box.now, -_CONFIRM_MS)] * 8)
         self.shown_k = -1               # dials: the step the station shows (values keyed)
         self.undo = None                # the bank before the last action (a snapshot), or None
         self.saved_bank = None          # the bank's snapshot in the last save (None: changed since)
@@ -220,6 +227,8 @@ class Companion:
         if self.refuse_until != -1:
             self.refuse_until = ticks.add(self.refuse_until, ms)
         self.no_until = ticks.add(self.no_until, ms)
+        for s in range(8):
+            self.confirmed[s] = ticks.add(self.confirmed[s], ms)
         self._changed()
 
     def status(self, fields):
@@ -303,10 +312,23 @@ class Companion:
         box.tunes.play(sound.REFUSED, box.now)
 
     def on_answer(self, s, value):
-        if s != self.active():
+        act = self.active()
+        if s != act:
+            # keys or a dial of a player whose turn it is not: seen at
+            # their station, not silently ignored (a station nobody plays
+            # at takes nothing)
+            if self.seat(s) < 0:
+                return
+            if self.box.dials and self.no_s == s:
+                # a dial turned on through its sign: the sign lasts, said once
+                self.no_until = ticks.add(self.box.now, _REFUSE_MS)
+                return
+            self._say_no(s, "not your turn: %s plays" % name(act) if act >= 0
+                         else "no turn now: the keys and dials key a turn")
             return
         if self.box.dials:
             self.sel = value
+            self.sel_at = self.box.now      # the value at once while it turns
             self._changed()
         else:
             self._offer(s, value)
@@ -342,18 +364,30 @@ class Companion:
         """A dial's value for this step, once the station shows the step and
         300 ms after the last step (a double tap enters one step)."""
         box = self.box
-        since = ticks.diff(box.now, self.confirmed)
+        since = ticks.diff(box.now, self.confirmed[s])
         if box.animate and self.shown_k != self.entry.k or 0 <= since < _CONFIRM_MS:
-            box.tunes.play(sound.TOO_SOON, box.now)
+            self._refuse(s, "too soon: a dial's step counts 300 ms after the last, once shown", sound.TOO_SOON)
             return
         v = box.plate_at(s, t_us)
         if v == _NO_VALUE:
-            box.tunes.play(sound.TOO_SOON, box.now)
+            self._refuse(s, "the dial has not been read yet: turn it", sound.TOO_SOON)
             return
         if self._offer(s, v):
-            self.confirmed = box.now
+            self.confirmed[s] = box.now
+            self._step_first()
             if self.entry.complete(self.advanced):
                 self._act(s)
+
+    def _step_first(self):
+        """Dials: a new step shows first where it stands (as on keys), then
+        the dial's value."""
+        self.sel_at = ticks.add(self.box.now, _STEP_SHOWN_MS - _DIAL_CYCLE_MS)
+
+    def _dial_step_phase(self, now):
+        """Dials: the track shows the step (1) or the dial's value (0): the
+        value, and every 2.5 s the step for 0.5 s, so each step is told at
+        the station without die 6's letter or the step's colour."""
+        return 1 if ticks.diff(now, self.sel_at) % _DIAL_CYCLE_MS >= _DIAL_CYCLE_MS - _STEP_SHOWN_MS else 0
 
     def _offer(self, s, v):
         """Value v for the active player's next step: taken, or refused at
@@ -439,7 +473,7 @@ class Companion:
         self.saved_bank = snap["bank"]      # the next action's undo, already built
         self.box.save(snap, self.bank.over)
 
-    def _refuse(self, s, why):
+    def _refuse(self, s, why, tune=sound.REFUSED):
         """Not taken: the player stays on the step; their track and die 6 say so
         (the LEDs first, then the words and the tune: the sign within 10 ms)."""
         box = self.box
@@ -448,7 +482,7 @@ class Companion:
         for p in range(len(self.stations)):     # the rules count seats; the table, stations
             why = why.replace("player %d" % (p + 1), name(self.stations[p]))
         box.log("not_allowed", {"p": name(s), "why": why})
-        box.tunes.play(sound.REFUSED, box.now)
+        box.tunes.play(tune, box.now)
 
     def _show(self, what, s):
         self.show_what = what
@@ -523,6 +557,7 @@ class Companion:
             self.shown_k = -1
             s = self.active()
             self.sel = box.plate_at(s, box.ticks_us()) if box.dials else _NO_VALUE
+            self._step_first()
             if self.show_what == _SHOW_MONEY and self.show_s == s:
                 self.show_what = 0
         self._changed()
@@ -574,11 +609,17 @@ class Companion:
         elif self._final_sign():
             page = (since // _FINAL_SIGN_MS) % 2
             self._draw_whose(page)
+        elif ((self.show_what == _SHOW_SALE or self.show_what == _SHOW_UNDO) and not self.entry.k
+              and self.refuse_until == -1):
+            page = self._who_phase(now)
+            self._draw_shown(page)
         elif self.state == _LAYOUT:
             self._draw_layout(since % _CARD_MS >= _SIGNS_MS)
             return blink + 2 * (since % _CARD_MS >= _SIGNS_MS)
         if self.state == _FINAL:
             self._draw_final(page)
+        elif self.state == _TURN and self.box.dials:
+            page += 64 * self._dial_step_phase(now)
         return blink + 2 * page     # page: the final count's line
 
     def render_dice(self):
@@ -619,18 +660,8 @@ class Companion:
             d.die(5, "cross")
             return
         e = self.entry
-        if what == _SHOW_UNDO and not e.k:
-            d.pattern(5, UNDO, STATION[s], "undo%d" % s)
-            return
-        if what == _SHOW_SALE and not e.k:
-            # what the sale paid, underlined, in the seller's colour, where it
-            # hides none of the prices the next player chooses from (their
-            # turn shows on their station; their first value puts it away)
-            price, k = self.sale
-            paid = price * k
-            rows_for(str(paid), rows)
-            rows[7] = 0xFF
-            d.pattern(5, rows, STATION[self.show_s], "paid%d.%d" % (paid, self.show_s))
+        if (what == _SHOW_UNDO or what == _SHOW_SALE) and not e.k:
+            self._draw_shown(self._who_phase(self.box.now))
             return
         if e.complete(self.advanced):
             d.pattern(5, rows_for("OK", rows), STATION[s], "OK%d" % s)
@@ -642,6 +673,35 @@ class Companion:
             if self._final_sign():
                 phase = (ticks.diff(self.box.now, self.state_at) // _FINAL_SIGN_MS) % 2
             self._draw_whose(phase)
+
+    def _who_phase(self, now):
+        """After a sale or an undo: 0 what it was, 1 whose (every other second)."""
+        return ((ticks.diff(now, self.show_until) + _MONEY_MS) // _FINAL_SIGN_MS) % 2
+
+    def _draw_shown(self, phase):
+        """Die 6 for 3 s after a sale or an undo, where it hides none of the
+        prices the next player chooses from (their turn shows on their
+        station; their first value puts it away): what the sale paid,
+        underlined, or an arrow turning back; every other second whose it
+        was, `P2`, underlined after a sale (after an undo it is their turn
+        again): the player's colour is never the only sign of the player."""
+        d = self.box.display
+        rows = self.rows
+        s = self.show_s
+        sale = self.show_what == _SHOW_SALE
+        if phase:
+            rows_for("P%d" % (s + 1), rows)
+            if sale:
+                rows[7] = 0xFF
+            d.pattern(5, rows, STATION[s], "%sP%d" % ("_" if sale else "", s))
+        elif sale:
+            price, k = self.sale
+            paid = price * k
+            rows_for(str(paid), rows)
+            rows[7] = 0xFF
+            d.pattern(5, rows, STATION[s], "paid%d.%d" % (paid, s))
+        else:
+            d.pattern(5, UNDO, STATION[s], "undo%d" % s)
 
     def _final_sign(self):
         """Die 6 tells the final turns: a turn with nothing keyed, nothing
@@ -836,7 +896,8 @@ class Companion:
         """The active station: a refusal (all 7 LEDs blinking red); on keys
         one LED per value keyed and the next one blinking in the step's
         colour (all steady and the wheel lit: press the buzzer); on a dial
-        the dial's value as that many LEDs in the step's colour."""
+        the dial's value as that many LEDs in the step's colour, and every
+        2.5 s (a new step: first) the step as on keys."""
         d = self.box.display
         e = self.entry
         if self.refuse_until != -1:
@@ -845,14 +906,15 @@ class Companion:
             return
         st = e.step()
         if self.box.dials:
-            v = self.sel if self.sel != _NO_VALUE else 0
-            rgb = STEP_RGB[st]
-            if rgb is None:
-                rgb = COUNTRY_RGB[v - 1] if 1 <= v <= 5 else WHITE
-            d.score(s, v if v <= 7 else 7, rgb)
-            d.wheel(s, STATION[s] if blink else OFF)
             self.shown_k = e.k
-            return
+            if not self._dial_step_phase(self.box.now):
+                v = self.sel if self.sel != _NO_VALUE else 0
+                rgb = STEP_RGB[st]
+                if rgb is None:
+                    rgb = COUNTRY_RGB[v - 1] if 1 <= v <= 5 else WHITE
+                d.score(s, v if v <= 7 else 7, rgb)
+                d.wheel(s, STATION[s] if blink else OFF)
+                return
         k = e.k if e.k <= 7 else 7
         if e.complete(self.advanced):
             d.score(s, k, WHITE)

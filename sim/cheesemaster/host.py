@@ -19,8 +19,8 @@ HINTS = {
     "rolling": "wait for the faces: a buzzer now is a false start",
     "grab": "grab a cheese wheel: press your buzzer!",
     "check": "wheel holders with a wrong card own up with their buzzer; ROLL scores (after 3 s)",
-    "gameover": "ROLL: new game, same players; L (hold ROLL): back to joining",
-    "king": "ROLL: back to joining",
+    "gameover": "ROLL: new game, same players; a buzzer: the dice menu, same players; L (hold ROLL): back to joining",
+    "king": "ROLL: back to joining; a buzzer: the dice menu, same players",
 }
 NAMES = ["P%d" % (s + 1) for s in range(8)]
 
@@ -133,9 +133,10 @@ def hint(sim, state):
             CHOICES[g.choice])
     if state == "gameover" and m is not None and g.campaign is not None:
         # one meaning a key: ROLL plays on, L ends the campaign (game.py: on_roll / on_long_roll)
+        menu = "; a buzzer: leave it for the dice menu"
         if g.campaign.tiebreak:
-            return "ROLL or L (hold ROLL): end the campaign, crown the king"
-        return "ROLL: the campaign's next game; L (hold ROLL): end the campaign, crown the king"
+            return "ROLL or L (hold ROLL): end the campaign, crown the king" + menu
+        return "ROLL: the campaign's next game; L (hold ROLL): end the campaign, crown the king" + menu
     return HINTS.get(state)
 
 

@@ -98,7 +98,8 @@ def step_legend(g):
     kinds = (None,) + tuple(E.kind_name(i) for i in range(1, 5))
     names = {E.ACT: ("pass", "collect animal", "collect place", "produce", "sell"),
              E.ANIMAL: (None,) + tuple(c.animals), E.COUNTRY: (None,) + tuple(c.countries),
-             E.MARK: ("none",) + tuple(c.marks), E.CARD_C: (None,) + tuple(c.countries),
+             E.MARK: ("none, or a reserve or a trade (done with the cards)",)
+             + tuple(c.marks), E.CARD_C: (None,) + tuple(c.countries),
              E.SWAP: ("turn over",) + kinds[1:], E.CARD_K: kinds}
     if st == E.WHICH:
         names[st] = (None,) + tuple(c.animals if e.v[0] == 1 else c.places)

@@ -171,7 +171,8 @@ def test_the_chosen_country_shows_its_price_again_after_the_step():
 
 
 def test_a_dial_shows_its_value_on_the_track_from_the_first_turn():
-    r, sim, lines = _play("game cheesonomics\nanswer P2 2\nplayers 3\nvariant basic\n", name="pico2-8p")
+    r, sim, lines = _play("game cheesonomics\nanswer P2 2\nplayers 3\nvariant basic\nwait 500\n",
+                          name="pico2-8p")         # after the step's own 0.5 s
     lit, colour, wheel = track(sim, 1)
     assert lit == 2 and colour == (255, 255, 255)       # P2's dial at 2: two white LEDs
 

@@ -1,5 +1,6 @@
 """The box's flow, driven through scenarios in virtual time (no sleeps)."""
 from flowkit import play, fails, track
+from sim.scenario import run_script
 from cheesebox import display as D
 
 START4 = "players 4\ndice yellow\n"
@@ -271,3 +272,19 @@ def test_in_virtual_time_every_tumble_frame_and_note_goes_out_on_time():
     assert len(tumble) >= 15                                  # a frame every 90 ms for 1.5 s
     assert all(b - a <= 91 for a, b in zip(tumble, tumble[1:]))
     assert sim.box.state_name() == "grab"
+
+
+def test_from_game_over_the_same_players_choose_any_dice_the_campaign_too():
+    over = "players 3\ndice yellow\n" + "penalty P2\n" * 7 + "penalty P3\n" * 7
+    r, sim = play(over + "buzz P2\n")          # a late slam: the game-over screen stays
+    assert r["state"] == "gameover" and r["winner"] == "P1"
+    r = run_script(sim, "wait 1000\nbuzz P2\n")     # any player's buzzer: the dice menu
+    assert r["state"] == "menu" and not r["saved"]
+    r = run_script(sim, "dice campaign\n")
+    assert r["state"] == "ready" and r["campaign"]["game"] == 1 and len(r["dice"]) == 1
+    assert r["points"] == {"P1": 7, "P2": 7, "P3": 7}       # the same players, no joining
+    # from a campaign's game over too: the campaign is left, any choice starts
+    r = run_script(sim, "penalty P2\n" * 7 + "penalty P3\n" * 7 + "wait 1000\nbuzz P3\n"
+                        "dice yellow+2\n")
+    assert r["state"] == "ready" and "campaign" not in r and len(r["dice"]) == 5
+    assert r["points"] == {"P1": 7, "P2": 7, "P3": 7} and r["games"] == 3
