@@ -43,10 +43,23 @@ port.close()
 """
 
 
+def _main_builtins():
+    """main.py's BUILTINS (the built-in modules it keeps before the box's imports)."""
+    import ast
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware", "main.py")
+    for node in ast.parse(open(path).read()).body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "BUILTINS":
+            return ast.literal_eval(node.value)
+    raise RuntimeError("firmware/main.py has no BUILTINS")
+
+
 # Where the boot goes, timed by the firmware after a soft reset (a fresh heap,
 # nothing imported: main.py is not run from the raw REPL), step by step as
 # rp2port/app.py main() takes them; the roll_held check's 20 ms sleep included.
 BOOT_PARTS_CODE = """
+import sys
+for name in %r:                 # as main.py does first (keep_builtins)
+    sys.modules[name] = __import__("u" + name)
 import time
 T = [time.ticks_us()]
 import json, sys, machine, micropython
@@ -71,7 +84,7 @@ box.step()
 T.append(time.ticks_us())
 print("BOOT_US", " ".join(str(time.ticks_diff(T[i + 1], T[i])) for i in range(len(T) - 1)))
 port.close()
-"""
+""" % (_main_builtins(),)
 BOOT_PARTS = ("import rp2port.app (json, machine, board.py)", "safe-boot check (ROLL pin, 20 ms sleep)",
               "board file read and checked", "import box, events, save, port (and what they import)",
               "Rp2Port(board): PIO, DMA, LEDs", "Box(...): the shell, Cheese Master, the first frame",

@@ -32,7 +32,9 @@ def _boot_check(image, board):
 
 def test_host_image_mpy_boots_to_the_joining_screen(image):
     ms = _boot_check(image("pico-4p"), "pico-4p")
-    assert ms < 1500
+    # 863 ms emulated when measured; 950 before main.py kept the built-in
+    # modules (every `import time` searched the flash first)
+    assert ms < 900
 
 
 def test_host_image_py_sources_boot_too(image):
