@@ -10,7 +10,8 @@
 #   make emu     the real firmware on an emulated Pico, in the terminal view (docs/emulator.md)
 #   make emu-deps   install the emulator (rp2040js, pinned) into emu/node_modules
 #   make emu2350-deps  install the Pico 2 emulator (rp2350js, from its tarball) into emu/rp2350/node_modules
-#   make emu-firmware  download MicroPython v1.28.0 RPI_PICO and RPI_PICO2, the boot ROMs, and build rp2350js (docs/emulator.md)
+#   make emu-firmware  download MicroPython v1.28.0 RPI_PICO and RPI_PICO2, the boot ROMs, and build rp2350js (docs/emulator.md;
+#                      FILES="..." takes files downloaded by hand instead, under any name)
 #   make uf2     one UF2 file: MicroPython + the box's files (BOARD=pico-4p; docs/deploy.md)
 #   make test-emu   only the emulated-Pico suites, tests/emu and tests/emu2350 (part of make test-py)
 #   make soak    a night of play on the emulated Pico (MINUTES=120 emulated; docs/emulator.md)
@@ -27,7 +28,7 @@
 #
 # Variables holding one path (BOARD, PORT, FILE, REPORT, UF2) may contain
 # spaces: the recipes quote them (make report REPORT="my night/report").
-# LOGS and ARGS are lists, split by the shell (LOGS="logs/*.log" globs); a
+# LOGS, FILES and ARGS are lists, split by the shell (LOGS="logs/*.log" globs); a
 # path with a space in them takes its own quotes: LOGS="'my logs/a.log'".
 #
 # .venv is (re)built when it is missing or requirements.txt or this Makefile
@@ -181,7 +182,7 @@ emu2350-deps:
 # built from its repository with the project's fix (emu/rp2350js_fix.py),
 # kept in ~/.cache/cheesebox/emulator ($$CHEESEBOX_CACHE), which make clean leaves alone
 emu-firmware: $(STAMP)
-	$(PY) -m emu.firmware
+	$(PY) -m emu.firmware $(FILES)
 
 emu: $(STAMP) emu-deps emu2350-deps
 	$(PY) -m emu $(ARGS)

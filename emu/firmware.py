@@ -1,7 +1,18 @@
 #!/usr/bin/env python3
 """`make emu-firmware`: the files the emulated Pico and Pico 2 run, for a fresh clone.
 
-Usage: python emu/firmware.py [--chip rp2040|rp2350 ...] (default both)
+Usage: python -m emu.firmware [--chip rp2040|rp2350 ...] [FILE ...]
+       (make emu-firmware FILES="FILE ...")
+
+FILE: a file downloaded by hand, whatever its name, told apart by what is
+in it (ACCEPTED lists the forms): MicroPython v1.28.0 for RPI_PICO or
+RPI_PICO2 as the official .uf2 or a raw .bin; the RP2040 B1 boot ROM as
+b1.elf or the raw 16 KiB; the RP2350 A2 boot ROM as the raw 32 KiB;
+rp2350js at the pinned commit as GitHub's source archive (.tar.gz) or an
+npm tarball (.tgz). Each is checked and copied into the cache, as is a file
+a CHEESEBOX_EMU_* variable names (make emu-firmware CHEESEBOX_EMU_FIRMWARE=...),
+so that later commands (make emu, make uf2, make bench, the tests) find it
+there with no variable.
 
 The Pico (RP2040, rp2040js comes from the npm registry, `make emu-deps`):
 1. MicroPython v1.28.0 for RPI_PICO, the official UF2 from micropython.org.
@@ -10,7 +21,7 @@ The Pico (RP2040, rp2040js comes from the npm registry, `make emu-deps`):
    its sha256 is printed, not compared.
 2. The RP2040 B1 boot ROM: Raspberry Pi's pico-bootrom-rp2040 release `b1`
    ships it as b1.elf; the 16 KiB ROM is taken from its loadable segments and
-   its sha256 must be the one ../shared/emulator/README.md gives.
+   its sha256 must be BOOTROM_SHA256 (the B1 ROM's).
 
 The Pico 2 (RP2350):
 3. rp2350js, which is not on the npm registry: its public repository's
@@ -19,7 +30,7 @@ The Pico 2 (RP2350):
    (emu/rp2350js_fix.py), built and packed with npm (its build tools
    come from the registry) into an npm tarball in the cache, which `make
    emu2350-deps` installs. A tarball already found ($CHEESEBOX_EMU2350_PACKAGE,
-   ../shared/emulator/rp2350/) is checked, not rebuilt.
+   the test machines' folder) is checked, not rebuilt.
 4. MicroPython v1.28.0 for RPI_PICO2, the official UF2 from micropython.org
    (checked as 1., for the RP2350: family rp2350-arm-s).
 5. The RP2350 A2 boot ROM: the one rp2350js embeds
@@ -28,7 +39,8 @@ The Pico 2 (RP2350):
 
 Files already found where emu/pico.py looks ($CHEESEBOX_EMU_FIRMWARE /
 $CHEESEBOX_EMU_BOOTROM, $CHEESEBOX_EMU2350_FIRMWARE / $CHEESEBOX_EMU2350_BOOTROM,
-../shared/emulator/ and its rp2350/, the cache) are checked, not fetched.
+the project's test machines' folder ($CHEESEBOX_EMU_SHARED), the cache) are
+checked, not fetched.
 Downloads go to the cache (~/.cache/cheesebox/emulator, the Pico 2's in its
 rp2350/, or $CHEESEBOX_CACHE), which `make clean` leaves alone. Offline, it
 says what to download from where and where to put it, and exits 1; a file
@@ -50,8 +62,8 @@ import tempfile
 import urllib.request
 from pathlib import Path
 
-from emu.pico import (BOOTROM2350_NAME, BOOTROM_NAME, CACHE, CACHE2350, OFFICIAL_FIRMWARE2350_NAME,
-                      OFFICIAL_FIRMWARE_NAME, PACKAGE2350_BUILT,
+from emu.pico import (BOOTROM2350_NAME, BOOTROM_NAME, CACHE, CACHE2350, FIRMWARE2350_NAME, FIRMWARE_NAME,
+                      OFFICIAL_FIRMWARE2350_NAME, OFFICIAL_FIRMWARE_NAME, PACKAGE2350_BUILT,
                       firmware_and_bootrom, package2350)
 from host_tools.deploy import fsimage
 from emu import rp2350js_fix
@@ -63,7 +75,7 @@ FIRMWARE_PAGE = "https://micropython.org/download/RPI_PICO/"
 BOOTROM_ELF_URL = "https://github.com/raspberrypi/pico-bootrom-rp2040/releases/download/b1/b1.elf"
 BOOTROM_SHA256 = "90b31e108faedfa6bbcfcc33ba05dac61e645108cfbbdc385f8dafc71fde44ae"
 BOOTROM_SIZE = 16 * 1024
-# ../shared/emulator's firmware: v1.28.0 built from the tag (not the official download)
+# the test machines' firmware: v1.28.0 built from the tag (not the official download)
 SHARED_BUILD_SHA256 = "94e3212c19ce09f45e5198dfa3a876d84f478d9630647be3c5dae6166a282b68"
 
 FIRMWARE2350_URL = "https://micropython.org/resources/firmware/" + OFFICIAL_FIRMWARE2350_NAME
@@ -124,7 +136,7 @@ def check_firmware(path: str, chip: str = "rp2040") -> str:
                   % (mcu, mcu))
     h = sha256(Path(path).read_bytes())
     if h == (SHARED_BUILD2350_SHA256 if chip == "rp2350" else SHARED_BUILD_SHA256):
-        return "sha256 %s... (the v1.28.0 build of ../shared/emulator)" % h[:16]
+        return "sha256 %s... (the v1.28.0 build the project's tests were checked with)" % h[:16]
     return ("%s %s of MicroPython v1.28.0; sha256 %s NOT verified: micropython.org publishes "
             "no hash for its downloads" % (mcu, "UF2" if path.endswith(".uf2") else "image", h))
 
@@ -359,19 +371,127 @@ def pico2(problems: list) -> None:
 
 CHIPS = {"rp2040": ("Pico", pico), "rp2350": ("Pico 2", pico2)}
 
+# what `make emu-firmware FILES=...` takes, told apart by content, not by name
+ACCEPTED = (
+    "MicroPython v1.28.0 for RPI_PICO or RPI_PICO2: the official .uf2 (micropython.org) or a raw "
+    ".bin image (flash offset 0)",
+    "the RP2040 B1 boot ROM: b1.elf (Raspberry Pi's pico-bootrom-rp2040, release b1) or the raw "
+    "16 KiB .bin",
+    "the RP2350 A2 boot ROM: the raw 32 KiB .bin (or nothing: it comes out of rp2350js)",
+    "rp2350js at commit %s: GitHub's source archive (.tar.gz, built here with the project's fix) "
+    "or an npm tarball of it (.tgz)" % RP2350JS_COMMIT[:8],
+)
+VARIABLES = ("CHEESEBOX_EMU_FIRMWARE", "CHEESEBOX_EMU_BOOTROM", "CHEESEBOX_EMU2350_FIRMWARE",
+             "CHEESEBOX_EMU2350_BOOTROM", "CHEESEBOX_EMU2350_PACKAGE")
+
+
+def how_to_give() -> str:
+    """The offline message's last part: the forms a hand download may take."""
+    return ("Files downloaded by hand, under any name:\n  make emu-firmware FILES=\"FILE ...\"\n"
+            "  takes each of:\n" + "".join("  - %s\n" % a for a in ACCEPTED)
+            + "  (or name them once in %s)\n  Each is checked and kept in %s, where later commands "
+            "find it\n  with no variable." % (", ".join(VARIABLES), CACHE))
+
+
+def _firmware_chip(data: bytes, suffix: str) -> tuple[str, str]:
+    """(chip, check note) of a MicroPython firmware: a UF2's family, a raw
+    image's banner ("... with RP2350")."""
+    chips = sorted(CHIPS)
+    if suffix == ".bin":
+        chips = [c for c in chips if b"with " + c.upper().encode() in data] or chips
+    errors = []
+    with tempfile.TemporaryDirectory(prefix="cheesebox-fw-") as tmp:
+        path = os.path.join(tmp, "firmware" + suffix)
+        Path(path).write_bytes(data)
+        for chip in chips:
+            try:
+                return chip, check_firmware(path, chip)
+            except Bad as e:
+                errors.append(str(e))
+    raise Bad("; ".join(errors))
+
+
+def _tarball_kind(path: str) -> str:
+    """'package' (npm's: package/package.json) or 'archive' (GitHub's: one
+    folder holding rp2350js's package.json), else Bad."""
+    try:
+        with tarfile.open(path, "r:gz") as t:
+            names = t.getnames()
+            if "package/package.json" in names:
+                check_package(path)
+                return "package"
+            top = {n.split("/")[0] for n in names}
+            meta = t.extractfile("%s/package.json" % top.pop()) if len(top) == 1 else None
+            if meta is not None and re.search(rb'"name":\s*"rp2350js"', meta.read()):
+                return "archive"
+    except (tarfile.TarError, KeyError, OSError) as e:
+        raise Bad("a gzip file that is not a tar of rp2350js (%s)" % e)
+    raise Bad("a tar that is neither rp2350js's source archive nor its npm tarball")
+
+
+def identify(path: str) -> tuple[str, Path, bytes, str]:
+    """A file given by hand: (what it is, where the cache keeps it, the bytes
+    kept there, a note); Bad if it is none of ACCEPTED."""
+    data = Path(path).read_bytes()
+    c1, c2 = Path(CACHE), Path(CACHE2350)
+    if data[:4] == b"UF2\n":
+        chip, note = _firmware_chip(data, ".uf2")
+        where = c2 / OFFICIAL_FIRMWARE2350_NAME if chip == "rp2350" else c1 / OFFICIAL_FIRMWARE_NAME
+        return "MicroPython %s (.uf2)" % chip.upper(), where, data, note
+    if data[:4] == b"\x7fELF":
+        rom = rom_from_elf(data)
+        return "RP2040 boot ROM (from an ELF file)", c1 / BOOTROM_NAME, rom, check_bootrom(rom)
+    if data[:2] == b"\x1f\x8b":
+        if _tarball_kind(path) == "package":
+            return "rp2350js (npm tarball)", c2 / PACKAGE2350_BUILT, data, check_package(path)
+        return "rp2350js (source archive)", c2 / RP2350JS_ARCHIVE_NAME, data, "built below"
+    if len(data) == BOOTROM_SIZE and sha256(data) == BOOTROM_SHA256:
+        return "RP2040 boot ROM", c1 / BOOTROM_NAME, data, check_bootrom(data)
+    if len(data) == BOOTROM2350_SIZE and sha256(data) == BOOTROM2350_SHA256:
+        return "RP2350 boot ROM", c2 / BOOTROM2350_NAME, data, check_bootrom2350(data)
+    if b"MicroPython" not in data:
+        raise Bad("none of the files make emu-firmware takes (%d bytes)" % len(data))
+    chip, note = _firmware_chip(data, ".bin")
+    name = FIRMWARE2350_NAME if chip == "rp2350" else FIRMWARE_NAME
+    return "MicroPython %s (.bin)" % chip.upper(), (c2 if chip == "rp2350" else c1) / name, data, note
+
+
+def keep(paths: list, problems: list) -> None:
+    """Every file given (FILES, and those the CHEESEBOX_EMU_* variables name)
+    checked and kept in the cache, where emu/pico.py looks with no variable."""
+    for var in VARIABLES:
+        if os.environ.get(var):
+            paths = paths + [os.environ.pop(var)]
+    for path in paths:
+        try:
+            what, dest, data, note = identify(path)
+        except (Bad, OSError) as e:
+            problems.append("%s: %s; make emu-firmware takes:\n%s"
+                            % (path, e, "".join("  - %s\n" % a for a in ACCEPTED).rstrip()))
+            continue
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        tmp = dest.with_name(dest.name + ".part")
+        tmp.write_bytes(data)
+        tmp.replace(dest)
+        print("emu-firmware: %s: %s kept as %s: %s" % (path, what, dest, note))
+
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m emu.firmware", description=__doc__.split("\n")[0])
     ap.add_argument("--chip", action="append", choices=sorted(CHIPS),
                     help="only this chip's files (again for more; default: both)")
+    ap.add_argument("files", nargs="*", metavar="FILE",
+                    help="a file downloaded by hand (any of ACCEPTED: official .uf2 or raw .bin "
+                         "firmware, b1.elf or a raw boot ROM, rp2350js's source archive or npm tarball)")
     args = ap.parse_args(argv)
     problems = []
+    keep(args.files, problems)
     for chip in args.chip or sorted(CHIPS):
         CHIPS[chip][1](problems)
     names = " and ".join("emulated " + CHIPS[c][0] for c in args.chip or sorted(CHIPS))
     if problems:
         print("emu-firmware: the %s still need:\n" % names + "\n".join(
-            "%d. %s" % (i + 1, p) for i, p in enumerate(problems)), file=sys.stderr)
+            "%d. %s" % (i + 1, p) for i, p in enumerate(problems)) + "\n" + how_to_give(), file=sys.stderr)
         return 1
     print("emu-firmware: ready: `make emu` and the %s tests will find their files" % names)
     return 0

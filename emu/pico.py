@@ -54,11 +54,12 @@ def firmware_and_bootrom(chip="rp2040"):
     ../shared/emulator/rp2350/, else the cache's rp2350/."""
     if chip == "rp2350":
         return (_first("CHEESEBOX_EMU2350_FIRMWARE", os.path.join(SHARED2350, FIRMWARE2350_NAME),
-                       os.path.join(CACHE2350, OFFICIAL_FIRMWARE2350_NAME)),
+                       os.path.join(CACHE2350, OFFICIAL_FIRMWARE2350_NAME),
+                       os.path.join(CACHE2350, FIRMWARE2350_NAME)),
                 _first("CHEESEBOX_EMU2350_BOOTROM", os.path.join(SHARED2350, BOOTROM2350_NAME),
                        os.path.join(CACHE2350, BOOTROM2350_NAME)))
     return (_first("CHEESEBOX_EMU_FIRMWARE", os.path.join(SHARED, FIRMWARE_NAME),
-                   os.path.join(CACHE, OFFICIAL_FIRMWARE_NAME)),
+                   os.path.join(CACHE, OFFICIAL_FIRMWARE_NAME), os.path.join(CACHE, FIRMWARE_NAME)),
             _first("CHEESEBOX_EMU_BOOTROM", os.path.join(SHARED, BOOTROM_NAME),
                    os.path.join(CACHE, BOOTROM_NAME)))
 
