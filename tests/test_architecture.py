@@ -114,6 +114,15 @@ def test_no_import_cycle_anywhere_in_the_repository():
     assert cycles == [], "modules that import themselves back: %s" % cycles
 
 
+def test_the_host_tools_import_no_emulator_and_no_bench():
+    """The layers run one way: the emulator and the bench use the host tools
+    (deploy, table, builder, labs) and the simulator, never the other way
+    round (make uf2 finds MicroPython's firmware without the emulator)."""
+    bad = sorted("%s reaches %s" % (mod, d) for mod in MODULES if package_of(mod) == "host_tools"
+                 for d in reaches(mod) if package_of(d) in ("emu", "bench"))
+    assert bad == []
+
+
 def test_only_the_port_imports_hardware_modules():
     bad = []
     for mod in MODULES:

@@ -218,7 +218,7 @@ def main(argv=None) -> int:
     ap.add_argument("--firmware", help="MicroPython RPI_PICO (RPI_PICO2 for an rp2350 board) .uf2 or "
                     ".bin (default: as make emu finds it)")
     args = ap.parse_args(argv)
-    from emu.pico import EmulatorMissing, locate_firmware
+    from host_tools.deploy.micropython_files import EmulatorMissing, locate_firmware
     try:
         chip, fs = board_filesystem(args.board, args.keep_py)
         fw = args.firmware or locate_firmware(chip)
