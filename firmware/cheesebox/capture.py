@@ -195,7 +195,3 @@ class Capture:
                 left += 1
         self.q_len = left
         return m
-
-    def is_down(self, i):
-        """Debounced level of input i."""
-        return (self.stable >> i) & 1

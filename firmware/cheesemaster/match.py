@@ -84,10 +84,6 @@ class Match:
         n = self.active_count()
         return n - 1 if n > 0 else 0
 
-    def wheels_left(self):
-        """Wheels still in the middle of the table."""
-        return self.wheels() - self.holders()
-
     def flipped(self, s):
         """True when the player's card is flipped (below 4 points)."""
         return self.points[s] < _FLIP_BELOW

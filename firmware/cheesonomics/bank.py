@@ -43,10 +43,6 @@ class Bank(Turns):
         """How many different animals p has sold (the bonus tie-break)."""
         return kinds_of(self.sold, p)
 
-    def country_positions(self, country):
-        """Market positions holding `country`'s cards, in position order."""
-        return [i for i in range(MARKET) if self.cards.country[self.mk[i]] == country]
-
     def in_hands(self):
         """Milk-cheese cards in all the players' hands together."""
         k = 100 - REMOVED[self.n] - self.deck

@@ -13,6 +13,11 @@ from sim.cheesonomics.arrange import cards
 from sim.rng import SeededRandom
 
 
+def positions(b, country):
+    """Market positions holding `country`'s cards, in position order."""
+    return [i for i in range(len(b.mk)) if b.cards.country[b.mk[i]] == country]
+
+
 def _bank(n, advanced=False, seed=1, first=0):
     return Bank(cards(), n, SeededRandom(seed), advanced, first)
 
@@ -78,9 +83,9 @@ def test_price_is_the_sum_of_the_countrys_signs():
     b = _bank(3)
     _market(b)
     assert [b.price(k) for k in range(5)] == [5, 8, 3, 7, 0]
-    assert b.country_positions(FRANCE) == [0, 1, 2]
-    assert b.country_positions(ITALY) == [3, 11, 12, 13, 14]
-    assert b.country_positions(GREECE) == []
+    assert positions(b, FRANCE) == [0, 1, 2]
+    assert positions(b, ITALY) == [3, 11, 12, 13, 14]
+    assert positions(b, GREECE) == []
 
 
 def test_cards_are_labelled_by_country_and_signs():
@@ -264,7 +269,7 @@ def test_an_exchange_lays_a_hand_card_and_turns_the_rest_over():
     assert b.money[0] == 10
     assert list(b.mk[:3]) == [0, greece4, 3] and list(b.side[:3]) == [1, 1, 1]
     assert b.price(FRANCE) == 2 + 2 and b.price(GREECE) == 2
-    assert b.country_positions(GREECE) == [1]
+    assert positions(b, GREECE) == [1]
 
 
 def test_exchanging_a_countrys_only_card_takes_it_off_the_market():
@@ -274,7 +279,7 @@ def test_exchanging_a_countrys_only_card_takes_it_off_the_market():
     b.sell(CAMEL, SWISS, 1)                      # Switzerland 10, 11 turn over
     b.mk[5] = 20                                 # now Switzerland has one card, position 4
     b.side[5] = 0
-    assert b.country_positions(SWISS) == [4]
+    assert positions(b, SWISS) == [4]
     b.sell(CAMEL, SWISS, 1, None, (4, 21, 0))
     assert b.price(SWISS) == 0 and b.price(GREECE) == 1 + 2
     b.table[0] = 1
@@ -454,7 +459,7 @@ def _random_move(b, rng):
                 if b.advanced and rng.getrandbits(1):
                     mark = rng.getrandbits(3) % 5
                 if b.advanced and rng.getrandbits(1) and price:
-                    pos = b.country_positions(country)
+                    pos = positions(b, country)
                     out = [m for m in range(25) if m not in list(b.mk)]
                     exchange = (pos[rng.getrandbits(4) % len(pos)], out[rng.getrandbits(4) % len(out)],
                                 rng.getrandbits(1))

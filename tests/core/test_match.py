@@ -118,7 +118,7 @@ def play(script, el):
             elif c == "winner":
                 got = who(m.winner)
             elif c == "wheels":
-                got = [m.wheels(), m.wheels_left()][:len(a)]
+                got = [m.wheels(), (m.wheels() - m.holders())][:len(a)]
             elif c == "flipped":
                 got = ["y" if m.flipped(s) else "n" for s in range(8) if m.joined[s]]
             elif c == "lost":
@@ -145,7 +145,7 @@ def test_start_seven_points_and_wheels():
         for n in range(2, 9):
             m = play("new %d\nstart" % n, el)
             assert pts(m) == [7] * n and m.active_count() == n
-            assert m.wheels() == n - 1 and m.wheels_left() == n - 1
+            assert m.wheels() == n - 1 and (m.wheels() - m.holders()) == n - 1
             assert m.eliminated == [] and m.winner == M.NOBODY
 
 
