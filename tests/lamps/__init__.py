@@ -1,0 +1,1 @@
+"""Lamps, a third game for the tests: see game.py."""
