@@ -206,6 +206,40 @@ def test_a_game_reaches_the_box_only_through_the_listed_members(pkg):
     assert bad == [], "not in cheesebox/game.py's BOX: %s" % bad
 
 
+def shell_imports(path):
+    """[(line, what)] of a module's imports from the shell: 'display' for
+    `from cheesebox.display import X` or `import cheesebox.display`,
+    'run_once' for `from cheesebox import run_once`."""
+    out = []
+    for node in ast.walk(ast.parse(open(path, encoding="utf-8").read())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == SHELL:
+            if node.module == SHELL:
+                out += [(node.lineno, a.name) for a in node.names]
+            else:
+                out.append((node.lineno, node.module.split(".")[1]))
+        elif isinstance(node, ast.Import):
+            out += [(node.lineno, a.name.split(".")[1]) for a in node.names
+                    if a.name.split(".")[0] == SHELL and "." in a.name]
+    return out
+
+
+@pytest.mark.parametrize("pkg", GAME_PACKAGES)
+def test_a_game_imports_only_the_listed_shell_modules(pkg):
+    allowed = set(contract.SHELL) | set(contract.SHELL_FUNCTIONS)
+    bad = ["%s line %d: cheesebox.%s" % (os.path.relpath(MODULES[mod], REPO), line, what)
+           for mod in firmware_modules() if package_of(mod) == pkg
+           for line, what in shell_imports(MODULES[mod]) if what not in allowed]
+    assert bad == [], "not in cheesebox/game.py's SHELL: %s" % bad
+
+
+def test_the_shell_import_check_sees_every_form(tmp_path):
+    p = tmp_path / "g.py"
+    p.write_text("from cheesebox import forget, box\nfrom cheesebox.capture import Capture\n"
+                 "import cheesebox.port\nfrom cheesebox.display import (OFF,\n    STATION)\n")
+    assert shell_imports(str(p)) == [(1, "forget"), (1, "box"), (2, "capture"), (3, "port"), (4, "display")]
+    assert set(contract.SHELL) <= {m.split(".")[1] for m in MODULES if package_of(m) == SHELL and "." in m}
+
+
 def test_the_listed_members_are_the_box_s():
     from flowkit import board
     from sim.scenario import Sim

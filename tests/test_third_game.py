@@ -24,11 +24,12 @@ def lamps(monkeypatch):
 
 
 def test_it_keeps_the_contract_and_reaches_the_box_only_through_it(lamps):
-    from test_architecture import box_members
+    from test_architecture import box_members, shell_imports
     mod = games.load(lamps)
     assert contract.check_module(mod) == [] and mod.NAME == "lamps"
     assert contract.check_game(mod.new(Sim(board("pico-8p")).box, [0, 1])) == []
     assert sorted(set(box_members(LAMPS)) - set(contract.BOX)) == []
+    assert {w for _, w in shell_imports(LAMPS)} <= set(contract.SHELL) | set(contract.SHELL_FUNCTIONS)
     # no host module of its own: the simulator shows the box's own words
     assert host_games.named("lamps") is host_games.plain
 

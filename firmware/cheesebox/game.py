@@ -48,6 +48,11 @@ Module level
     render_saved(box, saved) -- the tracks while the box offers it
     resume(box, saved)     -- the game object, resumed
     new(box, players)      -- the game object for these stations
+The shell's modules a game may import (SHELL; tests/test_architecture.py
+fails on any other): board (N_DICE), display (colours, STATION), events
+(name), font (rows_for), jsonfile (whole, parse), rand (randbelow,
+shuffle), sound (the tunes and the TunePlayer's words), ticks; and from
+cheesebox itself run_once and forget (code loaded now and then, and dropped).
 The game object
     state, state_name(), rolling (a quiet moment to collect garbage),
     in_game() (penalties and presses count), status(fields) (console),
@@ -70,6 +75,9 @@ MODULE = ("NAME", "MIN_PLAYERS", "MAX_PLAYERS", "picked", "fits", "draw_join", "
 OBJECT = ("state", "state_name", "rolling", "in_game", "in_progress", "paused", "status", "start",
           "on_buzz", "on_roll", "on_long_roll", "on_gesture", "on_answer", "timers", "timer_wake",
           "look", "draw_tracks", "render_dice")
+
+SHELL = ("board", "display", "events", "font", "jsonfile", "rand", "sound", "ticks")
+SHELL_FUNCTIONS = ("forget", "run_once")
 
 
 def check_module(mod):
