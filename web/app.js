@@ -164,11 +164,17 @@ function noteTrackChange(s) {
   });
 }
 
+// The box's show() hands over a chain's frame; the canvases are drawn in the
+// next animation frame's callback, just before the browser renders it: once
+// a frame however many steps showed something, and out of the box's step
+// (a tumble shows all six dice every step).
+const dieDirty = new Array(6).fill(false), trackDirty = new Array(8).fill(false);
+let drawPending = false;
 function paint(ci, buf, pm) {
   const rgb = mp.PyProxy.toJs(buf);
   frames[ci] = rgb;
-  if (pm !== permille) { permille = pm; for (let d = 0; d < 6; d++) paintDie(d); }
-  for (let d = 0; d < 6; d++) if (board.dice[d][0] === ci) paintDie(d);
+  if (pm !== permille) { permille = pm; dieDirty.fill(true); }
+  for (let d = 0; d < 6; d++) if (board.dice[d][0] === ci) dieDirty[d] = true;
   for (let s = 0; s < seatsShown; s++) {
     if (board.tracks[s][0] !== ci) continue;
     const st = board.tracks[s][1] * 3;
@@ -176,10 +182,16 @@ function paint(ci, buf, pm) {
     const was = lastTrack[s];
     if (!was || was.some((v, k) => v !== now[k])) {
       lastTrack[s] = now.slice();
-      paintTrack(s);
+      trackDirty[s] = true;
       noteTrackChange(s);
     }
   }
+  if (!drawPending) { drawPending = true; requestAnimationFrame(drawDirty); }
+}
+function drawDirty() {
+  drawPending = false;
+  for (let d = 0; d < 6; d++) if (dieDirty[d]) { dieDirty[d] = false; paintDie(d); }
+  for (let s = 0; s < seatsShown; s++) if (trackDirty[s]) { trackDirty[s] = false; paintTrack(s); }
 }
 
 function buildScreen() {
