@@ -126,6 +126,7 @@ class Table:
         self.kinds = []             # the kind of each station press since the page was opened
         self.presses = []           # (kind, probe record) of every page opened so far
         self.steps = []             # every step's ms, over every page opened so far
+        self.idles = []             # every idle call's ms (webmain.idle: a collection now and then)
         self.ready = []             # (how, ms from opening to ready)
         self.missed = {}            # kind -> station presses the page's probe never saw
         self.missed_at = []         # each: the station presses its page had seen before it
@@ -192,10 +193,11 @@ class Table:
         """The open page's probe records and step times, into presses and steps."""
         if not self.kinds and self.d.current_url.startswith("data:"):
             return
-        got = self.js("return window.cheesebox ? [cheesebox.presses, cheesebox.stepMs] : null")
+        got = self.js("return window.cheesebox ? [cheesebox.presses, cheesebox.stepMs, cheesebox.idleMs] : null")
         if got is None:
             return
-        recs, steps = got
+        recs, steps, idles = got
+        self.idles += idles
         if len(recs) != len(self.kinds):
             raise RuntimeError("the page saw %d station presses, the bench made %d" % (len(recs), len(self.kinds)))
         self.presses += list(zip(self.kinds, recs))
@@ -461,6 +463,7 @@ def figures(log=print, smoke=False):
         R["missed_at"] = t.missed_at
         R["touches_to_first"] = t.touches_to_first
         R["step"] = spread(t.steps)
+        R["idle"] = spread(t.idles) if t.idles else None
         R["ready"] = {how: [ms for h, ms in t.ready if h == how] for how in ("first load", "from the service worker")}
         R["cores"] = os.cpu_count()
         R["load_avg"] = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
@@ -524,6 +527,11 @@ def rows(R):
     out.append(("box step, JS -> MicroPython -> JS (target: p99 %g ms)" % TARGET["step_p99_ms"],
                 "median %s, p99 %s, worst %s ms, n=%d%s" % ("%.3f" % s["median"], _f(s["p99"]), _f(s["max"]),
                                                             s["n"], _mark(s["p99"], TARGET["step_p99_ms"]))))
+    i = R.get("idle")
+    if i:
+        out.append(("idle call (a collection when 4 KiB went by), apart from the steps",
+                    "median %s, p99 %s, worst %s ms, n=%d"
+                    % ("%.3f" % i["median"], _f(i["p99"]), _f(i["max"]), i["n"])))
     for how, ms in R["ready"].items():
         if ms:
             out.append(("open -> ready, %s (target %g ms)" % (how, TARGET["ready_ms"]),

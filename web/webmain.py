@@ -6,7 +6,10 @@ MicroPython collects garbage only then: docs/bench.md). step() answers how
 long nothing can happen, in ms (-1: until an input), and the page waits
 that long or until an input comes.
 """
+import gc
 import json
+
+from micropython import const
 
 from cheesebox.board import load_board
 from cheesebox.box import Box
@@ -18,6 +21,8 @@ from webport import WebPort
 
 box = None
 port = None
+_IDLE_COLLECT = const(4096)     # bytes allocated since the last collection worth one when idle
+_base = -1
 
 
 def start(board_text, storage, host, seed=0, dials=None):
@@ -71,3 +76,18 @@ def step():
 def state():
     """What the page shows beside the LEDs: the box's state, the players."""
     return "%s %s" % (box.state_name(), "".join(str(j) for j in box.joined))
+
+
+def idle():
+    """The page calls this when the box has nothing to do for a while. This
+    MicroPython counts 16 KiB of allocations and then collects when control
+    returns to JavaScript: at the end of whichever step crossed the mark,
+    often one handling a press (a few ms). Collected here, in an idle moment,
+    once 4 KiB have gone by, the mark is never reached inside a step."""
+    global _base
+    a = gc.mem_alloc()
+    if _base < 0 or a < _base:          # a collection since: the new baseline
+        _base = a
+    if a - _base >= _IDLE_COLLECT:
+        gc.collect()                    # runs as this call returns
+        _base = -1
