@@ -3,6 +3,7 @@ gives): what the simulator's view shows for its screens (the dice are the
 market's countries), the undo gesture, the step legend of the active
 player's keys, its scenario commands (boxscript.py) and its --json result."""
 from sim.cheesonomics import boxscript
+from sim.cheesonomics import seen as S
 
 NAME = "cheesonomics"
 TITLE = "Cheesonomics"                 # as the rulebook writes it
@@ -30,6 +31,22 @@ def result(box, out):
 
 
 _cards = []
+VALUES = True                           # a station's key or dial is a value of the turn
+
+
+def patterns():
+    """Its own pictures, beside the font and the icons: (name, 8 row bytes)."""
+    from cheesonomics.game import COIN, UNDO
+    return (("coin", COIN), ("undo", UNDO))
+
+
+def seen_event(seen, e):
+    """Its events, read for the screen (seen.py)."""
+    return S.event(seen, e)
+
+
+def seen_result(seen, out):
+    S.result(seen, out)
 
 
 def _card_list():
@@ -40,50 +57,108 @@ def _card_list():
     return _cards[0]
 
 
-def labels(view, state):
-    """Dice 1-5 are the market's countries, die 6 the turn (or the variant)."""
-    box = view.sim.box
-    countries = list(box.game.cards.countries if box.game is not None else _card_list().countries)
+def _turn(seen):
+    """Whose turn it is ("P2"), or None: the simulated box's, or the log's."""
+    box = seen.box
+    if box is not None:
+        s = box.game.active() if box.game is not None else -1
+        return "P%d" % (s + 1) if s >= 0 else None
+    return seen.g.get("turn")
+
+
+def _whose(shown):
+    """The player whose colour a die is drawn in."""
+    from cheesebox.display import STATION
+    return "P%d" % (shown.colour_of(STATION) + 1)
+
+
+FINAL_LINES = {"S": "sales", "U": "unsold pieces bonus", "=": "total"}
+
+
+def labels(seen, state, dice):
+    """What each die shows now, read from its picture: dice 1-5 the
+    market's countries (their prices), or the money and the deck shown for a
+    moment; die 6 whose turn, the step, a sale's sum, an undo."""
+    c = _card_list()
+    countries = list(c.countries)
     if state == "variant":
-        return countries + ["variant -/+"]
+        return countries + ["variant: %s" % {"-": "basic", "+": "advanced"}.get(dice[5].text, "-/+")]
     if state == "layout":
-        return ["card %d" % (i + 1) for i in range(5)] + ["sector"]
+        return ["card %d" % (i + 1) for i in range(5)] + ["sector %s" % dice[5].text]
     if state == "final":
-        return ["who", "S sales U A1-5 =", "amount", "amount", "", "winner"]
-    if state == "join":
+        return _final_labels(dice, c)
+    if state != "turn":
         return countries + ["joined"]
-    b = box.game.bank if box.game is not None else None
-    if state == "turn" and b is not None and b.final_turns():
-        return countries + ["turn / F final turns left"]
-    return countries + ["turn, money"]
+    out = ["%s%s" % (countries[i], ": not on sale" if dice[i].text == "-" else "") for i in range(5)]
+    out.append(_die6(seen, dice[5]))
+    if dice[3].text == "D":             # ROLL with nothing keyed: money, the deck count
+        who = _turn(seen) or "the player"
+        out[:5] = ["%s: money" % who, "%s: money" % who, "", "deck", "deck: cards left"]
+    elif dice[5].text.isdigit() and not dice[5].bar:    # another player's money, for 3 s
+        who = _whose(dice[5])
+        out[4:] = ["%s: money" % who, "%s: money" % who]
+    return out
 
 
-def in_play(box, d):
+def _die6(seen, d):
+    from cheesonomics.entry import STEP_NAMES, STEP_SIGNS
+    t = d.text
+    if t == ":undo":
+        return "%s's action undone" % _whose(d)
+    if t == ":cross":
+        return "refused (see why)"
+    if d.bar:
+        return "%s's sale" % t if t.startswith("P") else "sale's sum: %s" % t
+    if t.startswith("F") and t[1:].isdigit():
+        return "final turns left: %s" % t[1:]
+    if t.startswith("P") and t[1:].isdigit():
+        return "%s's turn" % t
+    if t in ("OK", "0K"):
+        return "complete: buzzer"
+    if t in STEP_SIGNS[1:]:
+        return "next: %s" % STEP_NAMES[STEP_SIGNS.index(t)]
+    return "turn"
+
+
+def _final_labels(dice, c):
+    if dice[5].text == ":crown" and dice[1].text.startswith("P"):
+        return ["winner"] * 5 + ["crown: the winners"]
+    t = dice[1].text
+    line = FINAL_LINES.get(t)
+    if line is None and t.startswith("A") and t[1:].isdigit():
+        line = "most sold %s" % c.animals[int(t[1:]) - 1]
+    return [dice[0].text if dice[0].text.startswith("P") else "who", line or "line", "amount", "amount", "",
+            "winner's total" if dice[5].text == ":crown" else ""]
+
+
+def in_play(seen, d):
     return False
 
 
-def keyed(box, s, k):
+def keyed(seen, s, k):
     """A value of the turn, not a plate (the active player's step takes it)."""
-    return "P%d %s %s" % (s + 1, "dials" if box.dials else "keys", k)
+    S.keyed(seen, s, k)
+    if "P%d" % (s + 1) == _turn(seen):
+        seen.g["undo"] = None            # the next player has begun: no undo any more
+    return "P%d %s %s" % (s + 1, "dials" if seen.board.plates == "dial" else "keys", k)
 
 
-def station_note(box, s):
+def station_note(seen, s):
     return None
 
 
-def status(box, r, head, lines):
-    """The view's status lines: the variant, the turn, the deck, the money."""
+def status(seen, r, head, lines):
+    """The view's status lines: the turn, the variant, the deck, the money."""
     from rich.text import Text
     c = r.get("cheesonomics")
     if c is None:
         return
+    if c.get("money") is not None and c.get("turn"):
+        head.append(Text(c["turn"] + " plays"))
     head.append(Text(c["variant"]))
-    if "money" in c:
-        head.append(Text("game %d" % r["games"]))
-        if c["turn"]:
-            head.append(Text("turn " + c["turn"]))
-        head.append(Text("deck %d" % c["deck"]))
-        lines.append([Text("%s %d" % kv, style="bold green" if kv[0] in c["winners"] else "")
+    if c.get("money") is not None:
+        head.append(Text("deck %s" % c["deck"]))
+        lines.append([Text("%s %s" % kv, style="bold green" if kv[0] in c.get("winners", []) else "")
                       for kv in c["money"].items()])
 
 
@@ -110,43 +185,54 @@ def step_legend(g):
                                                   if legend[v] is not None))
 
 
-def hint(sim, state):
-    box = sim.box
+def hint(seen, state):
+    box = seen.box
     if state == "turn":
         from sim.keys import PLATE_KEYS
-        g = box.game
-        s = g.active()
-        if box.dials:
+        who = _turn(seen)
+        s = int(who[1:]) - 1 if who else 0
+        if seen.board.plates == "dial":
             how = "%s + a digit (dial), then %d (buzzer)" % (PLATE_KEYS[s], s + 1)
         else:
             how = "%s + digits (a key a value), then %d (buzzer)" % (PLATE_KEYS[s], s + 1)
-        text = "P%d, %s: %s; space: back a step (none keyed: deck, money)" % (s + 1, step_legend(g), how)
-        undo = gesture(box, state)
+        step = step_legend(box.game) if box is not None else "your action"
+        text = "P%d, %s: %s; space: back a step (none keyed: deck, money)" % (s + 1, step, how)
+        undo = gesture(seen, state)
         if undo is not None:        # only while it can be undone, and by whom
             text += "; %s: %s" % (undo[0], undo[2])
         return text + "; other buzzers: their money"
     text = HINTS.get(state)
-    if state == "final" and text is not None and gesture(box, state) is not None:
-        text += "; %s: %s" % gesture(box, state)[::2]
+    if state == "final" and text is not None and gesture(seen, state) is not None:
+        text += "; %s: %s" % gesture(seen, state)[::2]
     return text
 
 
-def gesture(box, state):
+def gesture(seen, state):
     """The last action's player undoes it, until the next player keys a value."""
+    if state not in ("turn", "final"):
+        return None
+    box = seen.box
+    if box is None:
+        who = seen.g.get("undo")
+        if who is None:
+            return None
+        return "p %s" % who[1:], "undo", "%s undoes their last action" % who
     g = box.game
-    if g.undo is None or state not in ("turn", "final") or g.entry.k:
+    if g.undo is None or g.entry.k:
         return None
     p = g.stations[g.undo["cur"]] + 1
     return "p %d" % p, "undo", "P%d undoes their last action" % p
 
 
-def answer_keys(box):
-    s = box.game.active()
-    if s < 0:
+def answer_keys(seen, state):
+    if state != "turn":
         return None
-    if box.dials:
-        return "dial a value", "P%d's dial: a value, then the buzzer" % (s + 1)
-    return "key a value", "P%d's keys: a value a key" % (s + 1)
+    who = _turn(seen)
+    if not who:
+        return None
+    if seen.board.plates == "dial":
+        return "dial a value", "%s's dial: a value, then the buzzer" % who
+    return "key a value", "%s's keys: a value a key" % who
 
 
 def command(sim, cmd, args, player):
