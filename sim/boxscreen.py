@@ -185,6 +185,8 @@ class Seen:
         self._box = box
         self.game = box_games.GAMES[0][box_games.NAME]     # the game the box boots into
         self.events = 0
+        self.why = ""
+        self.why_at = None
         self._reset()
         box = self.box
         if box is not None:         # the simulated box, followed from now on
@@ -192,6 +194,7 @@ class Seen:
             self.joined = [NAMES[s] for s in range(box.n) if box.joined[s]]
 
     def _reset(self):
+        """A new power-up, or joining again (the last reason stays up)."""
         self.state = "join"
         self.before_stop = None
         self.joined = []            # who joined, in station order
@@ -200,8 +203,6 @@ class Seen:
         self.plates = {}            # Cheese Master: plates locked this round
         self.dice = []              # names of the dice in play
         self.games = 0
-        self.why = ""
-        self.why_at = None
         self.notes = []             # this turn's or round's lines, oldest first
         self.g = {}                 # the game's own (its seen.py)
 
@@ -267,6 +268,7 @@ class Seen:
         p = e.get("p", "?")
         if ev == "boot":
             self._reset()
+            self.why = ""
             self.game = box_games.GAMES[0][box_games.NAME]
             self.state = "resume" if e.get("resume") else "join"
         elif ev in ("join", "leave"):
@@ -280,9 +282,9 @@ class Seen:
             self.state = "join"
         elif ev in ("discard", "joining", "stop"):
             joined = self.joined if ev == "discard" else []
-            game = self.game
+            game, games_ = self.game, self.games
             self._reset()
-            self.game, self.joined = game, joined
+            self.game, self.joined, self.games = game, joined, games_
             if ev == "stop":
                 self.say("stopped: %s ended unfinished, back to joining" % e.get("game", "the game"))
         elif ev == "stop_asked":
@@ -516,14 +518,17 @@ class Screen:
         keys.append(" quit")
         why = self.seen.now_why()
         pend = self.pending_text(pending)
+        # the newest first: why, the last line of the turn, then the hint
+        # (the one cut first when the lines run out)
+        news = ["why: " + why] if why else []
+        news += [x for x in self.seen.notes[-1:] if x != why]
         if pend:
             said = Text(pend, style="bold yellow")
-        elif why:
-            notes = [x for x in self.seen.notes[-2:] if x != why]
-            said = Text("why: " + why + "".join(" \u00b7 " + x for x in notes), style="bold red")
+        elif news:
+            said = Text(" \u00b7 ".join(news) + " \u00b7 " + self.hint() + "  > " + said,
+                        style="bold red" if why else "yellow")
         else:
-            notes = self.seen.notes[-2:]
-            said = Text(self.hint() + "".join(" \u00b7 " + x for x in notes) + "  > " + said, style="italic")
+            said = Text(self.hint() + "  > " + said, style="italic")
         keys.no_wrap = True
         keys.overflow = "ellipsis"
         out = [keys]

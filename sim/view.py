@@ -154,7 +154,7 @@ class Game:
                 self.sim.port.place(pending, int(k))
                 self.said = self.seen.host().keyed(self.seen, pending, k)
             else:
-                self.said = "plate cancelled"
+                self.said = "cancelled"
         elif station >= 0:
             self._edges((0, station, 1), (TAP_US, station, 0))
             self.said = "P%d buzzer" % (station + 1)

@@ -89,11 +89,11 @@ def labels(seen, state, dice):
         return _final_labels(dice, c)
     if state != "turn":
         return countries + ["joined"]
-    out = ["%s%s" % (countries[i], ": not on sale" if dice[i].text == "-" else "") for i in range(5)]
+    out = ["%s%s" % (countries[i], ": not on the market" if dice[i].text == "-" else "") for i in range(5)]
     out.append(_die6(seen, dice[5]))
     if dice[3].text == "D":             # ROLL with nothing keyed: money, the deck count
         who = _turn(seen) or "the player"
-        out[:5] = ["%s: money" % who, "%s: money" % who, "", "deck", "deck: cards left"]
+        out[:5] = ["%s: money" % who, "%s: money" % who, "", "deck", "cards in deck"]
     elif dice[5].text.isdigit() and not dice[5].bar:    # another player's money, for 3 s
         who = _whose(dice[5])
         out[4:] = ["%s: money" % who, "%s: money" % who]
@@ -104,17 +104,17 @@ def _die6(seen, d):
     from cheesonomics.entry import STEP_NAMES, STEP_SIGNS
     t = d.text
     if t == ":undo":
-        return "%s's action undone" % _whose(d)
+        return "undone: %s" % _whose(d)
     if t == ":cross":
-        return "refused (see why)"
+        return "refused"
     if d.bar:
         return "%s's sale" % t if t.startswith("P") else "sale's sum: %s" % t
     if t.startswith("F") and t[1:].isdigit():
-        return "final turns left: %s" % t[1:]
+        return "final turns: %s" % t[1:]
     if t.startswith("P") and t[1:].isdigit():
         return "%s's turn" % t
     if t in ("OK", "0K"):
-        return "complete: buzzer"
+        return "OK: buzzer"
     if t in STEP_SIGNS[1:]:
         return "next: %s" % STEP_NAMES[STEP_SIGNS.index(t)]
     return "turn"

@@ -18,7 +18,7 @@ def event(seen, e):
     elif ev == "action":
         _action(seen, e)
     elif ev == "not_allowed" and seen.state in ("turn", "final"):
-        line(seen, "%s refused: %s" % (p, e.get("why", "?")))
+        line(seen, "%s: not allowed: %s" % (p, e.get("why", "?")))     # as the why line says it
     elif ev == "undo":
         seen.state = "turn"
         seen.score[p] = e.get("money", seen.score.get(p))
