@@ -1,35 +1,79 @@
-"""`make emu`'s view beside the picture, as `make sim` shows it:
-the state, the points or money and the plates, read from the box's log;
-the speed the emulator runs at now, not its average since the start."""
+"""`make emu`'s screen, the simulator's (sim/boxscreen.py), fed from the
+box's log: the state, the points or money, the hints and reasons; the
+speed the emulator runs at now, not its average since the start.
+(tests/emu/test_emu_screen.py drives the emulated chip itself.)"""
+import io
+import os
 import types
 
+from rich.console import Console
+
+from cheesebox.board import read_board
 from emu import view
 
-
-def test_state_points_and_plates_follow_the_log():
-    ev = [{"ev": "boot"}, {"ev": "join", "p": "P1"}, {"ev": "join", "p": "P2"},
-          {"ev": "game", "players": ["P1", "P2"]}]
-    assert view.summary(ev) == ["state: ready (cheese master)", "points: P1 -  P2 -",
-                                "plates this round: -"]
-    ev += [{"ev": "roll", "round": 1}, {"ev": "faces"},
-           {"ev": "grab", "p": "P2", "plate": 5},
-           {"ev": "score", "points": {"P1": 6, "P2": 7}}]
-    assert view.summary(ev) == ["state: ready (cheese master)", "points: P1 6  P2 7",
-                                "plates this round: P2 5"]
-    ev += [{"ev": "roll", "round": 2}, {"ev": "penalty", "p": "P1", "points": 5}]
-    assert view.summary(ev)[:3] == ["state: rolling (cheese master)", "points: P1 5  P2 7",
-                                    "plates this round: -"]
-    ev += [{"ev": "winner", "p": "P2"}]
-    assert view.summary(ev)[0] == "state: game over (cheese master)"
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def test_cheesonomics_shows_money_and_the_turn():
-    ev = [{"ev": "boot"}, {"ev": "pick", "game": "cheesonomics"},
-          {"ev": "market", "players": ["P1", "P2"]},
-          {"ev": "action", "p": "P2", "act": "sell", "money": 18}]
-    assert view.summary(ev)[:2] == ["state: turn (cheesonomics)", "money: P2 18"]
-    ev += [{"ev": "final", "money": {"P1": 40, "P2": 52}}]
-    assert view.summary(ev)[:2] == ["state: final (cheesonomics)", "money: P1 40  P2 52"]
+def _table(name, events):
+    """A stand-in for EmuTable: a board, the log's events, dark wires."""
+    return types.SimpleNamespace(board=read_board(os.path.join(REPO, "boards", name + ".json")),
+                                 events=events, pico=types.SimpleNamespace(nanos=0),
+                                 last_frame=lambda ci: b"", place=lambda s, k, at_ns=None: None)
+
+
+def _words(v, w=140, h=50):
+    """The screen's words at w x h; on a wide one, the box and then its keys
+    panel (not side by side: a wrapped line reads on)."""
+    console = Console(record=True, width=w, height=h, file=io.StringIO())
+    console.print(v.frame(w, h))
+    if w >= 112:
+        console.print(v.screen.help(v.said))
+    return " ".join(console.export_text().replace("\u2502", " ").split())
+
+
+def test_the_state_and_the_points_follow_the_log_as_the_simulator_shows_them():
+    ev = [{"ev": "boot", "resume": False}, {"ev": "join", "p": "P1"}, {"ev": "join", "p": "P2"}]
+    v = view.EmuView(_table("pico-4p", ev))
+    assert "join · joined P1 P2 · game cheese master" in _words(v)
+    ev.append({"ev": "menu", "choice": "yellow"})          # ROLL opened the dice menu
+    words = _words(v)
+    assert "menu · choice yellow" in words and "dice: yellow (the menu opens on the last choice)" in words
+    ev.append({"ev": "game", "players": ["P1", "P2"], "dice": ["yellow A", "yellow B", "yellow C"],
+               "campaign": None})
+    words = _words(v)
+    assert "ready · game 1 · rounds 0" in words and "P1 7 · P2 7" in words      # 7 each, not "-"
+    assert "ROLL rolls; a buzzer: dice tour" in words
+    ev += [{"ev": "roll", "round": 1}, {"ev": "faces", "faces": [], "left": 4},
+           {"ev": "grab", "p": "P2", "plate": None},
+           {"ev": "score", "round": 1, "left": 4, "result": "scored", "lost": {"P1": 1},
+            "points": {"P1": 6, "P2": 7}, "out": []}]
+    words = _words(v)
+    assert "P1 6 · P2 7" in words and "why: round 1: P1 -1" in words and "rounds 1" in words
+    ev += [{"ev": "roll", "round": 2}, {"ev": "false_start", "p": "P1"}]
+    words = _words(v, 80, 24)
+    assert words.startswith("1 yellow A") and "rolling" in words and "why: P1: false start" in words
+    ev += [{"ev": "winner", "p": "P2", "out": ["P1"]}]
+    assert "gameover" in _words(v) and "winner P2" in _words(v)
+
+
+def test_cheesonomics_shows_money_the_turn_and_the_turns_lines():
+    ev = [{"ev": "boot"}, {"ev": "pick", "game": "cheesonomics"}, {"ev": "variant", "variant": "basic"}]
+    v = view.EmuView(_table("pico-8p", ev))
+    assert "variant · basic" in _words(v)
+    ev += [{"ev": "market", "players": ["P1", "P2"], "variant": "basic", "first": "P2",
+            "prices": [3, 4, 6, 9, 1], "deck": 45},
+           {"ev": "not_allowed", "p": "P2", "why": "no cheese on the table to sell"},
+           {"ev": "action", "p": "P2", "act": "collect", "type": "goat", "money": 0, "deck": 44}]
+    words = _words(v)
+    assert "P1 plays" in words and "deck 44" in words and "P1 0 · P2 0" in words
+    assert "P2: not allowed: no cheese on the table to sell" in words and "P2 collects goat" in words
+    assert "p 2 undo" in _words(v, 80, 24)                 # P2 may undo until P1 keys a value
+    v.key("q")
+    v.key("1")
+    assert "undo" not in _words(v, 80, 24).split("Esc")[0]
+    ev += [{"ev": "final", "money": {"P1": 40, "P2": 52}, "bonus": {}, "winners": ["P2"]}]
+    words = _words(v)
+    assert "final" in words and "P1 40 · P2 52" in words
 
 
 def test_the_speed_line_is_the_last_two_seconds_not_the_average(monkeypatch):
