@@ -187,6 +187,7 @@ class Seen:
         self.events = 0
         self.why = ""
         self.why_at = None
+        self.notes_at = None        # when the notes last changed (the newest is shown first)
         self._reset()
         box = self.box
         if box is not None:         # the simulated box, followed from now on
@@ -302,7 +303,10 @@ class Seen:
             self.say("%s: not allowed: %s" % (p, e.get("why", "?")))
         if ev == "resume" and e.get("game"):
             self.game = e["game"]
+        notes = list(self.notes)
         text = self.host().seen_event(self, e)
+        if self.notes != notes:
+            self.notes_at = self.clock()
         if text:
             self.say(text)
         if ev == "pick":
@@ -518,10 +522,14 @@ class Screen:
         keys.append(" quit")
         why = self.seen.now_why()
         pend = self.pending_text(pending)
-        # the newest first: why, the last line of the turn, then the hint
-        # (the one cut first when the lines run out)
+        # the newest first (why, or the last line of the turn), then the
+        # hint (the one cut first when the lines run out)
         news = ["why: " + why] if why else []
-        news += [x for x in self.seen.notes[-1:] if x != why]
+        note = [x for x in self.seen.notes[-1:] if x != why]
+        if why and note and self.seen.notes_at is not None and self.seen.notes_at > self.seen.why_at:
+            news = note + news
+        else:
+            news += note
         if pend:
             said = Text(pend, style="bold yellow")
         elif news:
