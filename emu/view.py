@@ -23,6 +23,7 @@ from sim.view import FPS
 from sim.wire import WireEncoder
 
 TAP_MS = 80
+LEAD_MS = 5             # a key's pins move this long after the emulator's time read
 LONG_MS = 2200
 SPEED_WINDOW_S = 2.0    # the speed line: emulated s per wall s over the last 2 s
 SLOW = 0.9       # below this the view says the emulator runs slower than real time
@@ -98,11 +99,20 @@ class EmuView:
                                  self.said, self.pending, "", Text("t %.1f s" % emu_s, style="dim"),
                                  self.status(), width, height)
 
+    def _now(self):
+        """When a key's pins move: a moment from the emulator's time now.
+        Running freely (make emu), the time of the last answer can be a
+        frame old: a press and its release both in the past then land at the
+        same instant, in either order (a ROLL left held: "stuck")."""
+        pico = self.table.pico
+        pico.call("hello")                  # any answer brings the emulator's time
+        return pico.nanos + LEAD_MS * MS
+
     def key(self, k):
         """Act on one key: pins pressed now, let go a moment later."""
         t = self.table
         n = self.board.stations
-        now = t.pico.nanos + MS
+        now = self._now()
         pending, self.pending = self.pending, None
         station = "12345678"[:n].find(k) if len(k) == 1 else -1
         electronic = self.board.plates in ("keys", "dial")

@@ -17,7 +17,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def _table(name, events):
     """A stand-in for EmuTable: a board, the log's events, dark wires."""
     return types.SimpleNamespace(board=read_board(os.path.join(REPO, "boards", name + ".json")),
-                                 events=events, pico=types.SimpleNamespace(nanos=0),
+                                 events=events, pico=types.SimpleNamespace(nanos=0, call=lambda cmd: {}),
                                  last_frame=lambda ci: b"", place=lambda s, k, at_ns=None: None)
 
 
@@ -107,3 +107,23 @@ def test_the_view_says_when_it_runs_slower_than_real_time(monkeypatch):
             pico.nanos += int(rate * 1e9)
             head = str(v.status()[0])
         assert ("slower than real time" in head) == (rate < 1.0), (rate, head)
+
+
+def test_a_key_presses_after_the_emulators_time_now_not_the_last_answers():
+    """make emu runs the chip freely: the time of the last answer can be a
+    frame (100 ms) old. A ROLL pressed and let go both before the emulator's
+    now land at one instant, in either order: ROLL left held, "stuck"."""
+    pressed = []
+    pico = types.SimpleNamespace(nanos=0)
+
+    def call(cmd):
+        pico.nanos += 120 * view.MS              # the chip ran on since the last answer
+        return {}
+    pico.call = call
+    table = types.SimpleNamespace(board=read_board(os.path.join(REPO, "boards", "pico-4p.json")),
+                                  events=[], pico=pico,
+                                  press_at=lambda who, t_ns, ms: pressed.append((who, t_ns, ms)))
+    v = view.EmuView(table)
+    v.key(" ")
+    (who, t_ns, ms), = pressed
+    assert who == "roll" and t_ns > 120 * view.MS and ms == view.TAP_MS

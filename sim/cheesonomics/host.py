@@ -127,7 +127,8 @@ def _final_labels(dice, c):
     line = FINAL_LINES.get(t)
     if line is None and t.startswith("A") and t[1:].isdigit():
         line = "most sold %s" % c.animals[int(t[1:]) - 1]
-    return [dice[0].text if dice[0].text.startswith("P") else "who", line or "line", "amount", "amount", "",
+    who = dice[0].text + "'s count" if dice[0].text.startswith("P") else "who"
+    return [who, line or "line", "amount", "amount", "",
             "winner's total" if dice[5].text == ":crown" else ""]
 
 
