@@ -23,6 +23,7 @@ from sim.view import FPS
 from sim.wire import WireEncoder
 
 TAP_MS = 80
+ROLL_CHECK_MS = 100     # ROLL at joining is judged this long after its release
 LEAD_MS = 5             # a key's pins move this long after the emulator's time read
 LONG_MS = 2200
 SPEED_WINDOW_S = 2.0    # the speed line: emulated s per wall s over the last 2 s
@@ -46,6 +47,7 @@ class EmuView:
         self.seen = Seen(table.board, lambda: table.pico.nanos / 1e6)
         self.screen = Screen(table.board, self.seen)
         self._fed = 0                   # events of table.events read into seen
+        self._roll_check = None         # emulated ns after which a ROLL at joining is judged
 
     def follow(self):
         """The events the box logged since the last look, read into the screen."""
@@ -53,6 +55,9 @@ class EmuView:
         for e in events[self._fed:]:
             self.seen.feed(e)
         self._fed = len(events)
+        if self._roll_check is not None and self.table.pico.nanos >= self._roll_check:
+            self._roll_check = None
+            self.seen.roll_at_join()        # still joining: why ROLL started nothing
 
     def pixels(self):
         out = []
@@ -140,7 +145,9 @@ class EmuView:
         elif k == " ":
             t.press_at("roll", now, TAP_MS)
             self.said = "ROLL"
-            self.seen.roll_at_join()
+            # judged once the box has had the release (a slow emulator may
+            # not have had the last join yet)
+            self._roll_check = now + (TAP_MS + ROLL_CHECK_MS) * MS
         elif k in ("l", "L"):
             t.press_at("roll", now, LONG_MS)
             self.said = "ROLL held 2.2 s"

@@ -127,3 +127,24 @@ def test_a_key_presses_after_the_emulators_time_now_not_the_last_answers():
     v.key(" ")
     (who, t_ns, ms), = pressed
     assert who == "roll" and t_ns > 120 * view.MS and ms == view.TAP_MS
+
+
+def test_roll_at_joining_is_judged_once_the_box_has_had_it():
+    """A slow emulator has not had P2's join yet when ROLL is typed: the
+    reason is told from what the box did with it, not guessed before."""
+    ev = [{"ev": "boot"}, {"ev": "join", "p": "P1"}]
+    table = _table("pico-4p", ev)
+    table.press_at = lambda who, t_ns, ms: None
+    v = view.EmuView(table)
+    v.key("2")
+    v.key(" ")
+    assert "why:" not in _words(v, 80, 24)              # not judged yet
+    ev += [{"ev": "join", "p": "P2"}, {"ev": "menu", "choice": "yellow"}]
+    table.pico.nanos += 500 * view.MS
+    words = _words(v, 80, 24)
+    assert "menu · choice yellow" in words and "why:" not in words
+    # one player alone: ROLL starts nothing, and the screen says why, once the box had it
+    ev += [{"ev": "joining"}, {"ev": "join", "p": "P1"}]
+    v.key(" ")
+    table.pico.nanos += 500 * view.MS
+    assert "why: ROLL: cheese master needs 2 players, 1 joined" in _words(v, 80, 24)
