@@ -212,10 +212,7 @@ class Seen:
         return self._box() if self._box is not None else None
 
     def host(self):
-        box = self.box
-        if box is not None and box.module is not None:
-            return games.named(box.module.NAME)
-        return games.named(self.game)
+        return games.named(self.game_now())
 
     def line(self, text):
         """One line of the box's console: an event if it is one."""
@@ -243,6 +240,26 @@ class Seen:
         """A line of this turn or round (kept until the next begins)."""
         self.notes.append(text)
         del self.notes[:-6]
+
+    def joined_now(self):
+        """Who has joined (the simulated box says it; the log tells the chip's)."""
+        box = self.box
+        if box is not None:
+            return [NAMES[s] for s in range(box.n) if box.joined[s]]
+        return self.joined
+
+    def game_now(self):
+        """The game offered or played."""
+        box = self.box
+        return box.module.NAME if box is not None and box.module is not None else self.game
+
+    def module(self):
+        """The firmware module of the game offered: the simulated box's own,
+        or (the chip's) imported here."""
+        box = self.box
+        if box is not None and box.module is not None:
+            return box.module
+        return box_games.load(box_games.index(self.game))
 
     def playing(self):
         """Who plays the game now, or None (joining: every station may join)."""
@@ -310,7 +327,7 @@ class Seen:
         if text:
             self.say(text)
         if ev == "pick":
-            why = box_games.load(box_games.index(self.game)).fits(self.board)
+            why = self.module().fits(self.board)
             if why:
                 self.say("%s cannot start on this board: %s" % (self.game, why))
 
@@ -319,8 +336,8 @@ class Seen:
         silent then, the screen is not."""
         if self.state_now() != "join":
             return
-        mod = box_games.load(box_games.index(self.game))
-        k = len(self.joined)
+        mod = self.module()
+        k = len(self.joined_now())
         why = mod.fits(self.board)
         if why and k < mod.MIN_PLAYERS:
             self.say("ROLL: %s cannot start on this board: %s" % (mod.NAME, why))
@@ -401,8 +418,9 @@ class Screen:
         state = result["state"]
         head = [Text(state, style="bold reverse")]
         if state == "join":
-            head.append(Text("joined " + (" ".join(seen.joined) if seen.joined else "nobody yet")))
-            head.append(Text("game " + seen.game))
+            joined = seen.joined_now()
+            head.append(Text("joined " + (" ".join(joined) if joined else "nobody yet")))
+            head.append(Text("game " + seen.game_now()))
         lines = [head]
         if state not in ("join", "resume"):
             seen.host().status(seen, result, head, lines)
