@@ -5,7 +5,6 @@ from cheesebox import ticks
 from cheesemaster import faces as F
 from cheesemaster import game as CM
 from cheesemaster.dice import CHOICES
-from sim.cheesemaster import seen as S
 
 NAME = "cheese master"
 TITLE = "Cheese Master"                 # as the rulebook writes it
@@ -24,6 +23,7 @@ HINTS = {
     "king": "ROLL: back to joining; a buzzer: the dice menu, same players",
 }
 NAMES = ["P%d" % (s + 1) for s in range(8)]
+IN_GAME = ("ready", "tour", "rolling", "grab", "check")   # penalties count (game.py's in_game)
 
 
 def match(box):
@@ -63,10 +63,12 @@ def patterns():
 
 def seen_event(seen, e):
     """Its events, read for the screen (seen.py)."""
+    from sim.cheesemaster import seen as S     # the screen's only: not loaded for a scenario
     return S.event(seen, e)
 
 
 def seen_result(seen, out):
+    from sim.cheesemaster import seen as S
     S.result(seen, out)
 
 
@@ -88,7 +90,7 @@ def labels(seen, state, dice):
 
 def in_play(seen, d):
     """Die d is rolled in this match (its label is bold)."""
-    return seen.state_now() in S.IN_GAME + ("gameover", "king") and _dice_names(seen)[d] in seen.dice
+    return seen.state_now() in IN_GAME + ("gameover", "king") and _dice_names(seen)[d] in seen.dice
 
 
 def keyed(seen, s, k):
@@ -192,13 +194,13 @@ def hint(seen, state):
 
 
 def gesture(seen, state):
-    if state in S.IN_GAME:
+    if state in IN_GAME:
         return "p 1-%d" % seen.board.stations, "penalty", "table penalty: 1 point"
     return None                         # the menu, game over, the King
 
 
 def answer_keys(seen, state):
-    if state not in S.IN_GAME:
+    if state not in IN_GAME:
         return None
     if seen.board.plates == "dial":
         return "dial", "turn a station's dial (its plate)"

@@ -3,7 +3,6 @@ the screen each event leaves the box on, the points, the plates locked, the
 reason a press cost a point, and the log's own --json-like result (the
 emulated chip has no other). Only the log: the box decides, this reads it."""
 
-IN_GAME = ("ready", "tour", "rolling", "grab", "check")   # penalties count (game.py's in_game)
 START = 7                                                  # every player starts with 7 points
 
 

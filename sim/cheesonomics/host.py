@@ -3,7 +3,6 @@ gives): what the simulator's view shows for its screens (the dice are the
 market's countries), the undo gesture, the step legend of the active
 player's keys, its scenario commands (boxscript.py) and its --json result."""
 from sim.cheesonomics import boxscript
-from sim.cheesonomics import seen as S
 
 NAME = "cheesonomics"
 TITLE = "Cheesonomics"                 # as the rulebook writes it
@@ -30,106 +29,34 @@ def result(box, out):
         out["cheesonomics"] = boxscript.result(box)
 
 
-_cards = []
 VALUES = True                           # a station's key or dial is a value of the turn
-
-
-def patterns():
-    """Its own pictures, beside the font and the icons: (name, 8 row bytes)."""
-    from cheesonomics.game import COIN, UNDO
-    return (("coin", COIN), ("undo", UNDO))
 
 
 def seen_event(seen, e):
     """Its events, read for the screen (seen.py)."""
+    from sim.cheesonomics import seen as S
     return S.event(seen, e)
 
 
 def seen_result(seen, out):
+    from sim.cheesonomics import seen as S
     S.result(seen, out)
 
 
-def _card_list():
-    """The card list, read once as the box reads it (labels before a game)."""
-    if not _cards:
-        from cheesonomics.cardfile import load
-        _cards.append(load())
-    return _cards[0]
+def labels(seen, state, dice):
+    """What each die shows now, read from its picture (seen.py)."""
+    from sim.cheesonomics import seen as S     # the screen's only: not loaded for a scenario
+    return S.labels(seen, state, dice)
+
+
+def patterns():
+    from sim.cheesonomics import seen as S
+    return S.patterns()
 
 
 def _turn(seen):
-    """Whose turn it is ("P2"), or None: the simulated box's, or the log's."""
-    box = seen.box
-    if box is not None:
-        s = box.game.active() if box.game is not None else -1
-        return "P%d" % (s + 1) if s >= 0 else None
-    return seen.g.get("turn")
-
-
-def _whose(shown):
-    """The player whose colour a die is drawn in."""
-    from cheesebox.display import STATION
-    return "P%d" % (shown.colour_of(STATION) + 1)
-
-
-FINAL_LINES = {"S": "sales", "U": "unsold pieces bonus", "=": "total"}
-
-
-def labels(seen, state, dice):
-    """What each die shows now, read from its picture: dice 1-5 the
-    market's countries (their prices), or the money and the deck shown for a
-    moment; die 6 whose turn, the step, a sale's sum, an undo."""
-    c = _card_list()
-    countries = list(c.countries)
-    if state == "variant":
-        return countries + ["variant: %s" % {"-": "basic", "+": "advanced"}.get(dice[5].text, "-/+")]
-    if state == "layout":
-        return ["card %d" % (i + 1) for i in range(5)] + ["sector %s" % dice[5].text]
-    if state == "final":
-        return _final_labels(dice, c)
-    if state != "turn":
-        return countries + ["joined"]
-    out = ["%s%s" % (countries[i], ": not on the market" if dice[i].text == "-" else "") for i in range(5)]
-    out.append(_die6(seen, dice[5]))
-    if dice[3].text == "D":             # ROLL with nothing keyed: money, the deck count
-        who = _turn(seen) or "the player"
-        out[:5] = ["%s: money" % who, "%s: money" % who, "", "deck", "cards in deck"]
-    elif dice[5].text.isdigit() and not dice[5].bar:    # another player's money, for 3 s
-        who = _whose(dice[5])
-        out[4:] = ["%s: money" % who, "%s: money" % who]
-    return out
-
-
-def _die6(seen, d):
-    from cheesonomics.entry import STEP_NAMES, STEP_SIGNS
-    t = d.text
-    if t == ":undo":
-        return "undone: %s" % _whose(d)
-    if t == ":cross":
-        return "refused"
-    if d.bar:
-        return "%s's sale" % t if t.startswith("P") else "sale's sum: %s" % t
-    if t.startswith("F") and t[1:].isdigit():
-        return "final turns: %s" % t[1:]
-    if t.startswith("P") and t[1:].isdigit():
-        return "%s's turn" % t
-    if t in ("OK", "0K"):
-        return "OK: buzzer"
-    if t in STEP_SIGNS[1:]:
-        return "next: %s" % STEP_NAMES[STEP_SIGNS.index(t)]
-    return "turn"
-
-
-def _final_labels(dice, c):
-    if dice[5].text == ":crown" and dice[1].text.startswith("P"):
-        return ["winner"] * 5 + ["crown: the winners"]
-    t = dice[1].text
-    line = FINAL_LINES.get(t)
-    if line is None and t.startswith("A") and t[1:].isdigit():
-        line = "most sold %s" % c.animals[int(t[1:]) - 1]
-    who = dice[0].text + "'s count" if dice[0].text.startswith("P") else "who"
-    return [who, line or "line", "amount", "amount", "",
-            "winner's total" if dice[5].text == ":crown" else ""]
+    from sim.cheesonomics import seen as S
+    return S.turn(seen)
 
 
 def in_play(seen, d):
@@ -138,6 +65,7 @@ def in_play(seen, d):
 
 def keyed(seen, s, k):
     """A value of the turn, not a plate (the active player's step takes it)."""
+    from sim.cheesonomics import seen as S
     S.keyed(seen, s, k)
     if "P%d" % (s + 1) == _turn(seen):
         seen.g["undo"] = None            # the next player has begun: no undo any more
