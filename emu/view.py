@@ -145,9 +145,10 @@ class EmuView:
         elif k == " ":
             t.press_at("roll", now, TAP_MS)
             self.said = "ROLL"
-            # judged once the box has had the release (a slow emulator may
-            # not have had the last join yet)
-            self._roll_check = now + (TAP_MS + ROLL_CHECK_MS) * MS
+            if self.seen.state_now() == "join":
+                # judged once the box has had the release (a slow emulator
+                # may not have had the last join yet)
+                self._roll_check = now + (TAP_MS + ROLL_CHECK_MS) * MS
         elif k in ("l", "L"):
             t.press_at("roll", now, LONG_MS)
             self.said = "ROLL held 2.2 s"

@@ -148,3 +148,17 @@ def test_roll_at_joining_is_judged_once_the_box_has_had_it():
     v.key(" ")
     table.pico.nanos += 500 * view.MS
     assert "why: ROLL: cheese master needs 2 players, 1 joined" in _words(v, 80, 24)
+
+
+def test_roll_answering_stop_is_not_judged_as_roll_at_joining():
+    ev = [{"ev": "boot"}, {"ev": "join", "p": "P1"}, {"ev": "join", "p": "P2"},
+          {"ev": "menu", "choice": "yellow"}, {"ev": "game", "players": ["P1", "P2"], "dice": []},
+          {"ev": "stop_asked", "state": "ready"}]
+    table = _table("pico-4p", ev)
+    table.press_at = lambda who, t_ns, ms: None
+    v = view.EmuView(table)
+    v.key(" ")                                          # ROLL: stop
+    ev += [{"ev": "stop", "game": "cheese master", "state": "ready"}, {"ev": "joining"}]
+    table.pico.nanos += 500 * view.MS
+    words = _words(v, 80, 24)
+    assert "why: stopped: cheese master ended unfinished" in words and "needs 2 players" not in words
