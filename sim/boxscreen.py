@@ -206,6 +206,7 @@ class Seen:
         self.games = 0
         self.notes = []             # this turn's or round's lines, oldest first
         self.g = {}                 # the game's own (its seen.py)
+        self.shown = []             # what each die showed when the screen last looked (Shown)
 
     @property
     def box(self):
@@ -368,7 +369,7 @@ class Screen:
             return ["stop?", "", "ROLL: stop", "", "", ""]
         if state == "resume":
             return ["ROLL: resume", "L: new game", "", "", "", ""]
-        dice = self.shown(px)
+        dice = seen.shown = self.shown(px)
         out = seen.host().labels(seen, state, dice) or [""] * 6
         if state == "join" and dice[0].text == ":cross":    # the cross (and its code): see why
             out[0] = "problem"

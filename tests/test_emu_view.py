@@ -66,6 +66,7 @@ def test_cheesonomics_shows_money_the_turn_and_the_turns_lines():
            {"ev": "action", "p": "P2", "act": "collect", "type": "goat", "money": 0, "deck": 44}]
     words = _words(v)
     assert "P1 plays" in words and "deck 44" in words and "P1 0 · P2 0" in words
+    assert "P1, action: 0 pass, 1 collect animal, 2 collect place, 3 produce, 4 sell" in words
     assert "P2: not allowed: no cheese on the table to sell" in words and "P2 collects goat" in words
     assert "p 2 undo" in _words(v, 80, 24)                 # P2 may undo until P1 keys a value
     v.key("q")

@@ -93,12 +93,16 @@ def status(seen, r, head, lines):
 
 def step_legend(g):
     """The step the active player is on, with what each value means."""
-    from cheesonomics import entry as E
-    c = g.cards
     e = g.entry
     if e.complete(g.advanced):
         return "confirm: your buzzer"
-    st = e.step()
+    return _legend(g.cards, e.step(), e.v[0] if e.k else None) or g.step_name()
+
+
+def _legend(c, st, act):
+    """Step st's name and what each of its values means (act: the action
+    keyed, which tells WHICH: an animal or a place), or None."""
+    from cheesonomics import entry as E
     kinds = (None,) + tuple(E.kind_name(i) for i in range(1, 5))
     names = {E.ACT: ("pass", "collect animal", "collect place", "produce", "sell"),
              E.ANIMAL: (None,) + tuple(c.animals), E.COUNTRY: (None,) + tuple(c.countries),
@@ -106,12 +110,28 @@ def step_legend(g):
              + tuple(c.marks), E.CARD_C: (None,) + tuple(c.countries),
              E.SWAP: ("turn over",) + kinds[1:], E.CARD_K: kinds}
     if st == E.WHICH:
-        names[st] = (None,) + tuple(c.animals if e.v[0] == 1 else c.places)
+        if act is None:
+            return None
+        names[st] = (None,) + tuple(c.animals if act == 1 else c.places)
     legend = names.get(st)
     if legend is None:
-        return g.step_name()
+        return None
     return "%s: %s" % (E.STEP_NAMES[st], ", ".join("%d %s" % (v, legend[v]) for v in range(len(legend))
                                                   if legend[v] is not None))
+
+
+def _step_seen(seen):
+    """The emulated chip's step, as die 6 shows it (its sign; a turn's start
+    shows whose turn: the action), in words."""
+    from cheesonomics.entry import STEP_NAMES, STEP_SIGNS
+    from sim.cheesonomics import seen as S
+    t = seen.shown[5].text if len(seen.shown) > 5 else ""
+    if t in ("OK", "0K"):
+        return "confirm: your buzzer"
+    if t in STEP_SIGNS[1:]:
+        st = STEP_SIGNS.index(t)
+        return _legend(S.card_list(), st, None) or "%s (die 6: %s)" % (STEP_NAMES[st], t)
+    return _legend(S.card_list(), 0, None)
 
 
 def hint(seen, state):
@@ -124,7 +144,7 @@ def hint(seen, state):
             how = "%s + a digit (dial), then %d (buzzer)" % (PLATE_KEYS[s], s + 1)
         else:
             how = "%s + digits (a key a value), then %d (buzzer)" % (PLATE_KEYS[s], s + 1)
-        step = step_legend(box.game) if box is not None else "your action"
+        step = step_legend(box.game) if box is not None else _step_seen(seen)
         text = "P%d, %s: %s; space: back a step (none keyed: deck, money)" % (s + 1, step, how)
         undo = gesture(seen, state)
         if undo is not None:        # only while it can be undone, and by whom

@@ -129,7 +129,7 @@ def result(seen, out):
 _cards = []
 
 
-def _card_list():
+def card_list():
     """The card list, read once as the box reads it (labels before a game)."""
     if not _cards:
         from cheesonomics.cardfile import load
@@ -165,7 +165,7 @@ def labels(seen, state, dice):
     """What each die shows now, read from its picture: dice 1-5 the
     market's countries (their prices), or the money and the deck shown for a
     moment; die 6 whose turn, the step, a sale's sum, an undo."""
-    c = _card_list()
+    c = card_list()
     countries = list(c.countries)
     if state == "variant":
         return countries + ["variant: %s" % {"-": "basic", "+": "advanced"}.get(dice[5].text, "-/+")]

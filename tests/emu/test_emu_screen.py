@@ -59,3 +59,6 @@ def test_make_emu_shows_what_make_sim_shows(image):
         words = _words(v, 80, 24)
         assert "why: %s: not allowed: no cheese on the table to sell" % who in words, words
         assert "6 refused" in words
+        keys(["qw"[int(who[1]) - 1], "1"], 300)                   # collect by animal: which one?
+        words = _words(v, 80, 24)
+        assert "6 next: which" in words and "%s, which (die 6: W)" % who in words, words
