@@ -17,14 +17,20 @@ A host module provides (sim/cheesemaster/host.py is the fullest example):
     match(box)           Cheese Master's match, or None (scenario commands use it)
     result(box, out)     add the game's part of the simulator's --json result
     COMMANDS             its own scenario commands' names
-    labels(view, state)  what each of the 6 dice means now (or None: the game has no words)
-    in_play(box, d)      die d is in play now (its label is bold)
-    keyed(box, s, k)     what the view says when station s keys (or dials) value k
-    station_note(box, s) a word after station s's track in the view, or None
-    status(box, r, head, lines)  its parts of the view's status lines (r: the --json result)
-    hint(sim, state)     what the box wants now, in words, or None (the box's own hint)
-    gesture(box, state)  the ROLL+buzzer gesture in a game: (keys, word, words), or None
-    answer_keys(box)     what the keys or dials do in a game: (word, words), or None
+    VALUES               True: a station's key or dial is a value (Cheesonomics), not a plate
+  for the box's screen (sim/boxscreen.py), `seen` a Seen: what the log said (and the
+  simulated box, seen.box, or None on the emulated chip); `dice` what each die shows:
+    seen_event(seen, e)  read one event of the log into seen; the reason it gives, or None
+    seen_result(seen, out)  its part of a --json-like result from the log alone (the chip's)
+    patterns()           its own die pictures beside the font and icons: (name, 8 row bytes)
+    labels(seen, state, dice)  what each of the 6 dice means now (or None: no words)
+    in_play(seen, d)     die d is in play now (its label is bold)
+    keyed(seen, s, k)    what the view says when station s keys (or dials) value k
+    station_note(seen, s)  a word after station s's track in the view, or None
+    status(seen, r, head, lines)  its parts of the status lines (r: the --json result)
+    hint(seen, state)    what the box wants now, in words, or None (the box's own hint)
+    gesture(seen, state) the ROLL+buzzer gesture in a game: (keys, word, words), or None
+    answer_keys(seen, state)  what the keys or dials do in a game: (word, words), or None
     command(sim, cmd, args, player)  one of its scenario commands (player(tok): a station)
     before_press(sim, cmd, s)  wait as a table would before a scenario's press (own-up, rollbutton)
 """
@@ -42,6 +48,19 @@ class _Plain:
     RESUME = {}
     TERMINAL = None
     COMMANDS = ()
+    VALUES = False
+
+    @staticmethod
+    def seen_event(seen, e):
+        return None
+
+    @staticmethod
+    def seen_result(seen, out):
+        pass
+
+    @staticmethod
+    def patterns():
+        return ()
 
     @staticmethod
     def match(box):
@@ -52,35 +71,35 @@ class _Plain:
         pass
 
     @staticmethod
-    def labels(view, state):
+    def labels(seen, state, dice):
         return None
 
     @staticmethod
-    def keyed(box, s, k):
+    def keyed(seen, s, k):
         return "P%d keys %s" % (s + 1, k)
 
     @staticmethod
-    def station_note(box, s):
+    def station_note(seen, s):
         return None
 
     @staticmethod
-    def status(box, r, head, lines):
+    def status(seen, r, head, lines):
         pass
 
     @staticmethod
-    def in_play(box, d):
+    def in_play(seen, d):
         return False
 
     @staticmethod
-    def hint(sim, state):
+    def hint(seen, state):
         return None
 
     @staticmethod
-    def gesture(box, state):
+    def gesture(seen, state):
         return None
 
     @staticmethod
-    def answer_keys(box):
+    def answer_keys(seen, state):
         return None
 
     @staticmethod

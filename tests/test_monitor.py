@@ -192,7 +192,7 @@ def test_serial_unplugged_and_back(tmp_path):
         board.unplug()
     assert p.returncode == 0, err
     assert "unplugged" in err and "reconnected" in err
-    assert "game over: P1 wins" in out and "[reconnected: " in out and "66 events" in out
+    assert "game over: P1 wins" in out and "[reconnected: " in out and "67 events" in out
 
 
 def test_emulated_board_on_a_socket(tmp_path):

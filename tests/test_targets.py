@@ -169,7 +169,7 @@ def test_make_monitor_replays_a_saved_log(night):
     log = night / "game 1.log"
     out = ok(make("monitor", "FILE=%s" % log, "ARGS=--snapshot")).stdout
     assert "game over: P1 wins" in out and "board pico-4p" in out
-    assert "66 events" in out and "0 lines not understood" in out
+    assert "67 events" in out and "0 lines not understood" in out
     # round by round, at its own pace in real time is --speed: a replay at 1000x
     out = ok(make("monitor", "FILE=%s" % log, "ARGS=--snapshot --snapshot-after score --speed 1000")).stdout
     assert out.count("round 1") >= 1 and out.count("game over: P1 wins") >= 1

@@ -69,11 +69,14 @@ def text_of(rows):
 
 
 def die_pixels(rows, d, name):
-    """The 8x8 colours drawn under the label 'd name' (2 columns, half a line per LED)."""
+    """The 8x8 colours drawn under the label 'd name' (2 columns, half a line per LED;
+    a long label goes on in a second line)."""
     label = "%d %s" % (d, name)
     for r, row in enumerate(rows):
         col = "".join(c[0] for c in row).find(label)
         if col >= 0:
+            if rows[r + 1][col][0] != "\u2580":
+                r += 1
             return [[rows[r + 1 + y // 2][col + 2 * x][1 if y % 2 == 0 else 2] for x in range(8)]
                     for y in range(8)]
     raise AssertionError("no die labelled %r on screen" % label)
@@ -321,8 +324,8 @@ def test_cheesonomics_on_the_box_in_the_terminal():
     assert "game cheesonomics" in text_of(screen(lambda c: snapshot(sim, c)))
     run_script(sim, "players 3\nvariant basic\nproduce P2 3\n")
     text = text_of(screen(lambda c: snapshot(sim, c)))
-    assert "1 France" in text and "5 Greece" in text and "6 turn, money" in text
-    assert "turn P3" in text and "deck 42" in text and "P1 0 · P2 0 · P3 0" in text
+    assert "1 France" in text and "5 Greece" in text and "6 P3's turn" in text
+    assert "P3 plays" in text and "deck 42" in text and "P1 0 · P2 0 · P3 0" in text
     h = hint(sim)
     assert h.startswith("P3, action: 0 pass, 1 collect animal, 2 collect place, 3 produce, 4 sell: "
                         "e + digits (a key a value)")

@@ -526,6 +526,7 @@ class Box:
         self.asking = False
         if self.store is not None:
             self.store.clear()
+        self.log("joining", None)           # a screen following the log: back here
         self.redraw = True
         if self._animate:
             self._render_dice()

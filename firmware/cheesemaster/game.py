@@ -179,6 +179,12 @@ class CheeseMaster:
         """The table has joined: the dice menu."""
         self.set_state(MENU)
         self.box.tunes.play(sound.MENU, self.box.now)
+        self._log_menu()
+
+    def _log_menu(self):
+        """The dice menu is up, or its choice moved on: said in the log, so
+        a screen that follows the log knows the menu is open and on what."""
+        self.box.log("menu", {"choice": CHOICES[self.choice]})
 
     # -- what the box asks ------------------------------------------------
     def state_name(self):
@@ -279,6 +285,7 @@ class CheeseMaster:
             box.tunes.play(sound.MENU, box.now)
             if box.animate:
                 self.render_dice()          # the dice of this choice
+            self._log_menu()
         elif not box.joined[s]:
             return                          # nobody plays at this station
         elif st == GAMEOVER or st == KING:
@@ -462,6 +469,7 @@ class CheeseMaster:
         self.replayed = False
         self.set_state(MENU)
         box.tunes.play(sound.MENU, box.now)
+        self._log_menu()
 
     def on_long_roll(self, t_us):
         """Only outside a game (in one, the box asks "stop?"): at game over it

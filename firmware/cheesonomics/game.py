@@ -204,6 +204,12 @@ class Companion:
     def start(self):
         self.set_state(_VARIANT)
         self.box.tunes.play(sound.MENU, self.box.now)
+        self._log_variant()
+
+    def _log_variant(self):
+        """The variant screen is up, or its choice turned: said in the log,
+        so a screen that follows the log knows it is open and on what."""
+        self.box.log("variant", {"variant": "advanced" if self.advanced else "basic"})
 
     # -- what the box asks ------------------------------------------------
     def state_name(self):
@@ -340,6 +346,7 @@ class Companion:
             box.keep["advanced"] = self.advanced
             box.tunes.play(sound.MENU, box.now)
             self._changed()
+            self._log_variant()
             return
         if self.state == _LAYOUT:
             self._next_page()
@@ -434,6 +441,7 @@ class Companion:
         result kept for a power cut is dropped now the table has left it."""
         self.box.save(None)
         self.set_state(_VARIANT)
+        self._log_variant()
 
     # -- the game ---------------------------------------------------------
     def _new_game(self):

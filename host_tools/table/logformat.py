@@ -64,6 +64,7 @@ EVENTS = {
     "join": {"p": _player},
     "leave": {"p": _player},
     "game": {"players": _players, "dice": _strs, "campaign": _opt(_count)},
+    "menu": {"choice": lambda v: isinstance(v, str)},
     "roll": {"round": _count},
     "faces": {"faces": _strs, "left": _count},
     "press": {"p": _player, "t_us": _count},
@@ -82,11 +83,13 @@ EVENTS = {
     "unstuck": {"input": _input},
     "resume": {},                           # the game's own fields: RESUME below
     "discard": {},
+    "joining": {},
     "pick": {"game": lambda v: isinstance(v, str)},
     "stop_asked": {"state": lambda v: isinstance(v, str)},
     "stop": {"game": lambda v: isinstance(v, str), "state": lambda v: isinstance(v, str)},
     "go_on": {"why": lambda v: isinstance(v, str), "paused_ms": _count},
     # Cheesonomics on the box (docs/cheesonomics-box.md)
+    "variant": {"variant": lambda v: v in ("basic", "advanced")},
     "market": {"players": _players, "variant": lambda v: v in ("basic", "advanced"), "first": _player,
                "prices": lambda v: isinstance(v, list) and len(v) == 5 and all(_count(x) for x in v),
                "deck": _count},

@@ -23,6 +23,7 @@ HINTS = {
     "king": "ROLL: back to joining; a buzzer: the dice menu, same players",
 }
 NAMES = ["P%d" % (s + 1) for s in range(8)]
+IN_GAME = ("ready", "tour", "rolling", "grab", "check")   # penalties count (game.py's in_game)
 
 
 def match(box):
@@ -51,105 +52,159 @@ def result(box, out):
                            "king": NAMES[c.king] if c.king >= 0 else None}
 
 
-def labels(view, state):
+VALUES = False                          # a station's key or dial is its plate
+_default = []
+
+
+def patterns():
+    """Its dice show the icons and the font only."""
+    return ()
+
+
+def seen_event(seen, e):
+    """Its events, read for the screen (seen.py)."""
+    from sim.cheesemaster import seen as S     # the screen's only: not loaded for a scenario
+    return S.event(seen, e)
+
+
+def seen_result(seen, out):
+    from sim.cheesemaster import seen as S
+    S.result(seen, out)
+
+
+def _dice_names(seen):
+    """The six dice's names: the simulated box's dice file, or the default
+    dice (the emulated chip's flash has no other)."""
+    if seen.box is not None:
+        return list(seen.box.keep["dice"][0])
+    if not _default:
+        from cheesemaster.dicefile import default
+        _default.append(list(default()[0]))
+    return list(_default[0])
+
+
+def labels(seen, state, dice):
     """Each die is a die: its name in the dice file."""
-    return list(view.sim.box.keep["dice"][0])
+    return _dice_names(seen)
 
 
-def in_play(box, d):
+def in_play(seen, d):
     """Die d is rolled in this match (its label is bold)."""
-    return match(box) is not None and d in box.game.in_play
+    return seen.state_now() in IN_GAME + ("gameover", "king") and _dice_names(seen)[d] in seen.dice
 
 
-def keyed(box, s, k):
+def keyed(seen, s, k):
+    seen.g.setdefault("keyed", {})[NAMES[s]] = k
     return "P%d places plate %s" % (s + 1, k)
 
 
-def station_note(box, s):
+def station_note(seen, s):
     """The plate the box knows now at a joined station (keys: this round's
-    last key; a dial: where it stands); a wheel holder's is locked."""
+    last key; a dial: where it stands); a wheel holder's is locked. The
+    emulated chip's: the plate locked by a grab (the log), or the last one
+    keyed here."""
     from cheesemaster.match import NO_ANSWER
+    word = "dial" if seen.board.plates == "dial" else "plate"
+    box = seen.box
+    if box is None:
+        if NAMES[s] not in seen.players:
+            return None
+        if NAMES[s] in seen.plates:
+            return "%s %s locked" % (word, seen.plates[NAMES[s]])
+        k = seen.g.get("keyed", {}).get(NAMES[s])
+        return "%s %s" % (word, "-" if k is None else k)
     m = match(box)
     if m is None or not m.joined[s]:
         return None
     k = m.locked[s] if m.holder[s] else box.plate[s]
-    return "%s %s%s" % ("dial" if box.dials else "plate", "-" if k == NO_ANSWER else k,
-                        " locked" if m.holder[s] else "")
+    return "%s %s%s" % (word, "-" if k == NO_ANSWER else k, " locked" if m.holder[s] else "")
 
 
-def status(box, r, head, lines):
+def status(seen, r, head, lines):
     """The view's status lines: the dice choice, the game and its rounds,
     the points (and who is out), the campaign's wins."""
     from rich.text import Text
     state = r["state"]
-    if state == "menu":
-        head.append(Text("choice " + CHOICES[box.game.choice]))
-    if match(box) is None or state in ("join", "menu"):
+    if state == "menu" and _choice(seen):
+        head.append(Text("choice " + _choice(seen)))
+    if not r.get("points") or state in ("join", "menu"):
         return
     c = r.get("campaign")
     if c is not None:
-        tie = " (tie-break)" if box.game.campaign.tiebreak else ""
+        box = seen.box
+        tie = " (tie-break)" if box is not None and box.game.campaign.tiebreak else ""
         head.append(Text("campaign game %d%s" % (c["game"], tie)))
     else:
         head.append(Text("game %d" % r["games"]))
     head.append(Text("rounds %d" % r["rounds"]))
-    if r["marked"] and state == "ready":     # they start the next roll
+    if r.get("marked") and state == "ready":     # they start the next roll
         head.append(Text("marked " + r["marked"]))
-    if r["winner"]:
+    if r.get("winner"):
         head.append(Text("winner " + r["winner"], style="bold green"))
     out = r["eliminated"]
-    lines.append([Text("%s %d%s" % (name, p, " out" if name in out else ""), style="dim" if name in out else "")
-                  for name, p in r["points"].items()])
-    if c is not None:
+    lines.append([Text("%s %s%s" % (name, "-" if p is None else p, " out" if name in out else ""),
+                       style="dim" if name in out else "") for name, p in r["points"].items()])
+    if c is not None and c.get("wins"):
         lines.append([Text("wins " + " ".join("%s %d" % kv for kv in c["wins"].items()))]
                      + ([Text("king " + c["king"], style="bold yellow")] if c["king"] else []))
 
 
-def hint(sim, state):
-    box = sim.box
-    m = match(box)
-    n = sim.board.stations
-    g = box.game
-    if state == "ready" and m is not None:
+def _choice(seen):
+    """The dice menu's choice: the simulated box's, or the log's last."""
+    box = seen.box
+    if box is not None:
+        return CHOICES[box.game.choice] if box.game is not None else None
+    return seen.g.get("choice")
+
+
+def hint(seen, state):
+    box = seen.box
+    m = match(box) if box is not None else None
+    n = seen.board.stations
+    g = box.game if box is not None else None
+    campaign = g.campaign is not None if g is not None else seen.g.get("campaign") is not None
+    if state == "ready":
         parts = ["ROLL rolls"]
-        if m.marked >= 0:
-            if ticks.diff(sim.port.ticks_ms(), g.scored_at) < CM.GUARD_MS:
+        if m is not None and m.marked >= 0:
+            if ticks.diff(box.port.ticks_ms(), g.scored_at) < CM.GUARD_MS:
                 parts.append("P%d's buzzer too, in a moment" % (m.marked + 1))
             else:
                 parts.append("or P%d's buzzer" % (m.marked + 1))
-        elif m.round_no == 0:
+        elif (m.round_no if m is not None else seen.g.get("rounds", 0)) == 0:
             parts.append("a buzzer: dice tour (every face)")
         text = "; ".join(parts)
-        if g.campaign is not None:
+        if campaign:
             text += "; L (hold ROLL): abandon the campaign"
         return text
-    if state == "grab" and sim.board.electronic:
+    if state == "grab" and seen.board.electronic:
         from sim.keys import PLATE_KEYS
-        what = "turn your dial" if box.dials else "press your plate key"
+        what = "turn your dial" if seen.board.plates == "dial" else "press your plate key"
         return "%s (%s-%s, 0-7), then grab with your buzzer!" % (what, PLATE_KEYS[0], PLATE_KEYS[n - 1])
-    if state == "menu" and g is not None:
+    if state == "menu" and _choice(seen):
         # the menu opens on the table's last choice (game.py keeps it): say so
         return "dice: %s (the menu opens on the last choice); any buzzer: next; ROLL confirms" % (
-            CHOICES[g.choice])
-    if state == "gameover" and m is not None and g.campaign is not None:
+            _choice(seen))
+    if state == "gameover" and campaign:
         # one meaning a key: ROLL plays on, L ends the campaign (game.py: on_roll / on_long_roll)
         menu = "; a buzzer: leave it for the dice menu"
-        if g.campaign.tiebreak:
+        if g is not None and g.campaign is not None and g.campaign.tiebreak:
             return "ROLL or L (hold ROLL): end the campaign, crown the king" + menu
         return "ROLL: the campaign's next game; L (hold ROLL): end the campaign, crown the king" + menu
     return HINTS.get(state)
 
 
-def gesture(box, state):
-    if box.game.in_game():
-        return "p 1-%d" % box.n, "penalty", "table penalty: 1 point"
+def gesture(seen, state):
+    if state in IN_GAME:
+        return "p 1-%d" % seen.board.stations, "penalty", "table penalty: 1 point"
     return None                         # the menu, game over, the King
 
 
-def answer_keys(box):
-    if not box.game.in_game():
+def answer_keys(seen, state):
+    if state not in IN_GAME:
         return None
-    return ("dial", "turn a station's dial (its plate)") if box.dials else ("plate key", "place a station's plate")
+    if seen.board.plates == "dial":
+        return "dial", "turn a station's dial (its plate)"
+    return "plate key", "place a station's plate"
 
 
 def command(sim, cmd, args, player):

@@ -29,72 +29,80 @@ def result(box, out):
         out["cheesonomics"] = boxscript.result(box)
 
 
-_cards = []
+VALUES = True                           # a station's key or dial is a value of the turn
 
 
-def _card_list():
-    """The card list, read once as the box reads it (labels before a game)."""
-    if not _cards:
-        from cheesonomics.cardfile import load
-        _cards.append(load())
-    return _cards[0]
+def seen_event(seen, e):
+    """Its events, read for the screen (seen.py)."""
+    from sim.cheesonomics import seen as S
+    return S.event(seen, e)
 
 
-def labels(view, state):
-    """Dice 1-5 are the market's countries, die 6 the turn (or the variant)."""
-    box = view.sim.box
-    countries = list(box.game.cards.countries if box.game is not None else _card_list().countries)
-    if state == "variant":
-        return countries + ["variant -/+"]
-    if state == "layout":
-        return ["card %d" % (i + 1) for i in range(5)] + ["sector"]
-    if state == "final":
-        return ["who", "S sales U A1-5 =", "amount", "amount", "", "winner"]
-    if state == "join":
-        return countries + ["joined"]
-    b = box.game.bank if box.game is not None else None
-    if state == "turn" and b is not None and b.final_turns():
-        return countries + ["turn / F final turns left"]
-    return countries + ["turn, money"]
+def seen_result(seen, out):
+    from sim.cheesonomics import seen as S
+    S.result(seen, out)
 
 
-def in_play(box, d):
+def labels(seen, state, dice):
+    """What each die shows now, read from its picture (seen.py)."""
+    from sim.cheesonomics import seen as S     # the screen's only: not loaded for a scenario
+    return S.labels(seen, state, dice)
+
+
+def patterns():
+    from sim.cheesonomics import seen as S
+    return S.patterns()
+
+
+def _turn(seen):
+    from sim.cheesonomics import seen as S
+    return S.turn(seen)
+
+
+def in_play(seen, d):
     return False
 
 
-def keyed(box, s, k):
+def keyed(seen, s, k):
     """A value of the turn, not a plate (the active player's step takes it)."""
-    return "P%d %s %s" % (s + 1, "dials" if box.dials else "keys", k)
+    from sim.cheesonomics import seen as S
+    S.keyed(seen, s, k)
+    if "P%d" % (s + 1) == _turn(seen):
+        seen.g["undo"] = None            # the next player has begun: no undo any more
+    return "P%d %s %s" % (s + 1, "dials" if seen.board.plates == "dial" else "keys", k)
 
 
-def station_note(box, s):
+def station_note(seen, s):
     return None
 
 
-def status(box, r, head, lines):
-    """The view's status lines: the variant, the turn, the deck, the money."""
+def status(seen, r, head, lines):
+    """The view's status lines: the turn, the variant, the deck, the money."""
     from rich.text import Text
     c = r.get("cheesonomics")
     if c is None:
         return
+    if c.get("money") is not None and c.get("turn"):
+        head.append(Text(c["turn"] + " plays"))
     head.append(Text(c["variant"]))
-    if "money" in c:
-        head.append(Text("game %d" % r["games"]))
-        if c["turn"]:
-            head.append(Text("turn " + c["turn"]))
-        head.append(Text("deck %d" % c["deck"]))
-        lines.append([Text("%s %d" % kv, style="bold green" if kv[0] in c["winners"] else "")
+    if c.get("money") is not None:
+        head.append(Text("deck %s" % c["deck"]))
+        lines.append([Text("%s %s" % kv, style="bold green" if kv[0] in c.get("winners", []) else "")
                       for kv in c["money"].items()])
 
 
 def step_legend(g):
     """The step the active player is on, with what each value means."""
-    from cheesonomics import entry as E
-    c = g.cards
     e = g.entry
     if e.complete(g.advanced):
         return "confirm: your buzzer"
-    st = e.step()
+    return _legend(g.cards, e.step(), e.v[0] if e.k else None) or g.step_name()
+
+
+def _legend(c, st, act):
+    """Step st's name and what each of its values means (act: the action
+    keyed, which tells WHICH: an animal or a place), or None."""
+    from cheesonomics import entry as E
     kinds = (None,) + tuple(E.kind_name(i) for i in range(1, 5))
     names = {E.ACT: ("pass", "collect animal", "collect place", "produce", "sell"),
              E.ANIMAL: (None,) + tuple(c.animals), E.COUNTRY: (None,) + tuple(c.countries),
@@ -102,51 +110,78 @@ def step_legend(g):
              + tuple(c.marks), E.CARD_C: (None,) + tuple(c.countries),
              E.SWAP: ("turn over",) + kinds[1:], E.CARD_K: kinds}
     if st == E.WHICH:
-        names[st] = (None,) + tuple(c.animals if e.v[0] == 1 else c.places)
+        if act is None:
+            return None
+        names[st] = (None,) + tuple(c.animals if act == 1 else c.places)
     legend = names.get(st)
     if legend is None:
-        return g.step_name()
+        return None
     return "%s: %s" % (E.STEP_NAMES[st], ", ".join("%d %s" % (v, legend[v]) for v in range(len(legend))
                                                   if legend[v] is not None))
 
 
-def hint(sim, state):
-    box = sim.box
+def _step_seen(seen):
+    """The emulated chip's step, as die 6 shows it (its sign; a turn's start
+    shows whose turn: the action), in words."""
+    from cheesonomics.entry import STEP_NAMES, STEP_SIGNS
+    from sim.cheesonomics import seen as S
+    t = seen.shown[5].text if len(seen.shown) > 5 else ""
+    if t in ("OK", "0K"):
+        return "confirm: your buzzer"
+    if t in STEP_SIGNS[1:]:
+        st = STEP_SIGNS.index(t)
+        return _legend(S.card_list(), st, None) or "%s (die 6: %s)" % (STEP_NAMES[st], t)
+    return _legend(S.card_list(), 0, None)
+
+
+def hint(seen, state):
+    box = seen.box
     if state == "turn":
         from sim.keys import PLATE_KEYS
-        g = box.game
-        s = g.active()
-        if box.dials:
+        who = _turn(seen)
+        s = int(who[1:]) - 1 if who else 0
+        if seen.board.plates == "dial":
             how = "%s + a digit (dial), then %d (buzzer)" % (PLATE_KEYS[s], s + 1)
         else:
             how = "%s + digits (a key a value), then %d (buzzer)" % (PLATE_KEYS[s], s + 1)
-        text = "P%d, %s: %s; space: back a step (none keyed: deck, money)" % (s + 1, step_legend(g), how)
-        undo = gesture(box, state)
+        step = step_legend(box.game) if box is not None else _step_seen(seen)
+        text = "P%d, %s: %s; space: back a step (none keyed: deck, money)" % (s + 1, step, how)
+        undo = gesture(seen, state)
         if undo is not None:        # only while it can be undone, and by whom
             text += "; %s: %s" % (undo[0], undo[2])
         return text + "; other buzzers: their money"
     text = HINTS.get(state)
-    if state == "final" and text is not None and gesture(box, state) is not None:
-        text += "; %s: %s" % gesture(box, state)[::2]
+    if state == "final" and text is not None and gesture(seen, state) is not None:
+        text += "; %s: %s" % gesture(seen, state)[::2]
     return text
 
 
-def gesture(box, state):
+def gesture(seen, state):
     """The last action's player undoes it, until the next player keys a value."""
+    if state not in ("turn", "final"):
+        return None
+    box = seen.box
+    if box is None:
+        who = seen.g.get("undo")
+        if who is None:
+            return None
+        return "p %s" % who[1:], "undo", "%s undoes their last action" % who
     g = box.game
-    if g.undo is None or state not in ("turn", "final") or g.entry.k:
+    if g.undo is None or g.entry.k:
         return None
     p = g.stations[g.undo["cur"]] + 1
     return "p %d" % p, "undo", "P%d undoes their last action" % p
 
 
-def answer_keys(box):
-    s = box.game.active()
-    if s < 0:
+def answer_keys(seen, state):
+    if state != "turn":
         return None
-    if box.dials:
-        return "dial a value", "P%d's dial: a value, then the buzzer" % (s + 1)
-    return "key a value", "P%d's keys: a value a key" % (s + 1)
+    who = _turn(seen)
+    if not who:
+        return None
+    if seen.board.plates == "dial":
+        return "dial a value", "%s's dial: a value, then the buzzer" % who
+    return "key a value", "%s's keys: a value a key" % who
 
 
 def command(sim, cmd, args, player):

@@ -19,7 +19,7 @@ def test_headless_emu_plays_a_scenario_and_draws_the_box(image, tmp_path):
     p = _emu("--board", "pico-4p", "--script", str(script))
     assert p.returncode == 0, p.stderr
     assert "emulated Pico" in p.stdout and "P2" in p.stdout and "wheel" in p.stdout
-    assert "ev=grab" in p.stdout and "p=P2" in p.stdout
+    assert "P2 grabs" in p.stdout and "grab" in p.stdout      # read from the box's log, as make sim says it
 
 
 def test_bad_input_is_a_message_and_exit_2(tmp_path):

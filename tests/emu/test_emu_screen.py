@@ -1,0 +1,64 @@
+"""`make emu` shows what `make sim` shows: keys pressed through its view on
+the emulated Pico, the screen read back: the dice menu as the menu, 7
+points each before the first score, the dice labelled and lit on the ready
+screen, why a game stopped; Cheesonomics' variant and turn on die 6's label
+and a refused value's reason, all from the chip's own log and wires."""
+import io
+
+from rich.console import Console
+
+from emu.table import EmuTable
+from emu.view import EmuView
+from sim.boxscreen import die_grid
+
+
+def _words(v, w=140, h=50):
+    """The screen's words at w x h; on a wide one the box, then its keys panel."""
+    console = Console(record=True, width=w, height=h, file=io.StringIO())
+    console.print(v.frame(w, h))
+    if w >= 112:
+        console.print(v.screen.help(v.said))
+    return " ".join(console.export_text().replace("\u2502", " ").split())
+
+
+def test_make_emu_shows_what_make_sim_shows(image):
+    with EmuTable("pico-8p", flash=image("pico-8p")) as t:
+        t.boot()
+        v = EmuView(t)
+
+        def keys(typed, ms=300):
+            for k in typed:
+                assert v.key(k)
+                t.run(ms)
+        keys("12 ")
+        words = _words(v)
+        assert "menu · choice yellow" in words, words               # not "join"
+        assert "dice: yellow (the menu opens on the last choice)" in words
+        keys(" ", 1500)
+        words = _words(v)
+        assert "ready · game 1 · rounds 0" in words and "P1 7 · P2 7" in words, words   # not "P1 -"
+        assert "1 yellow A" in words and "ROLL rolls" in words and "plate -" in words
+        px = v.pixels()
+        lit = [sum(1 for row in die_grid(t.board, px, d) for c in row if max(c)) for d in range(6)]
+        assert all(lit[:3]) and not any(lit[3:]), lit               # the three "?" of the dice in play
+        assert "p 1-8 penalty" in _words(v, 80, 24) and "q-i 0-7 plate key" in _words(v, 80, 24)
+        keys(["L"], 2600)                                           # stop? ... ROLL: stop
+        assert "stop? · " in _words(v, 80, 24)
+        keys(" ", 500)
+        words = _words(v)
+        assert "join · joined nobody yet" in words and "why: stopped: cheese master ended" in words
+        keys(["L"], 2600)                                           # Cheesonomics offered
+        keys("12 ", 400)
+        words = _words(v)
+        assert "variant · basic" in words and "6 variant: basic" in words, words
+        keys(" ", 800)
+        words = _words(v)
+        who = v.seen.g["turn"]
+        assert "%s plays" % who in words and "6 %s's turn" % who in words and "1 France" in words
+        keys(["qw"[int(who[1]) - 1], "4"], 400)                     # sell, with nothing to sell
+        words = _words(v, 80, 24)
+        assert "why: %s: not allowed: no cheese on the table to sell" % who in words, words
+        assert "6 refused" in words
+        keys(["qw"[int(who[1]) - 1], "1"], 300)                   # collect by animal: which one?
+        words = _words(v, 80, 24)
+        assert "6 next: which" in words and "%s, which (die 6: W)" % who in words, words
