@@ -239,7 +239,7 @@ def test_eventlog_file_json_and_plot(night):
     out = ok(tool("table/eventlog.py", "--file", log)).stdout
     assert "winner: P1" in out
     r = json.loads(ok(tool("table/eventlog.py", "--file", log, "--json")).stdout)
-    assert r["winner"] == "P1" and r["events"] == 66
+    assert r["winner"] == "P1" and r["events"] == 67
     png = night / "game 1.png"
     p = ok(tool("table/eventlog.py", "--file", log, "--plot", str(png)))
     assert "plot: wrote %s" % png in p.stderr
