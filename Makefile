@@ -17,7 +17,7 @@
 #   make soak    a night of play on the emulated Pico (MINUTES=120 emulated; docs/emulator.md)
 #   make dicelab the odds of every answer for each dice choice (docs/host-tools.md)
 #   make monitor live referee screen following a box on USB (PORT=auto), or a saved log (FILE=game.log)
-#   make refcard the Cheesonomics reference card, PNG and PDF (docs/refcard.*; ARGS="--out DIR/NAME")
+#   make refcard the Cheesonomics reference card (PNG, PDF) and the label strips and dial rings for the stations (docs/refcard*; ARGS="--out DIR/NAME")
 #   make selftest  the bring-up self-test on a box on USB, with a checklist (PORT=auto), or a saved log (FILE=); boards/README.md
 #   make report  game-night statistics from saved logs (LOGS="a.log b.log")
 #   make wokwi   regenerate the Wokwi projects in boards/wokwi/ (ARGS=--check: only compare)
