@@ -55,7 +55,7 @@ def _main_builtins():
 
 # Where the boot goes, timed by the firmware after a soft reset (a fresh heap,
 # nothing imported: main.py is not run from the raw REPL), step by step as
-# rp2port/app.py main() takes them; the roll_held check's 20 ms sleep included.
+# rp2port/app.py main() takes them; the roll_held check's 5 ms settle included.
 BOOT_PARTS_CODE = """
 import sys
 for name in %r:                 # as main.py does first (keep_builtins)
@@ -85,7 +85,7 @@ T.append(time.ticks_us())
 print("BOOT_US", " ".join(str(time.ticks_diff(T[i + 1], T[i])) for i in range(len(T) - 1)))
 port.close()
 """ % (_main_builtins(),)
-BOOT_PARTS = ("import rp2port.app (json, machine, board.py)", "safe-boot check (ROLL pin, 20 ms sleep)",
+BOOT_PARTS = ("import rp2port.app (json, machine, board.py)", "safe-boot check (ROLL pin, 5 ms settle)",
               "board file read and checked", "import box, events, save, port (and what they import)",
               "Rp2Port(board): PIO, DMA, LEDs", "Box(...): the shell, Cheese Master, the first frame",
               "first step()")

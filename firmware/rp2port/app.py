@@ -49,6 +49,7 @@ RUNNING = 0x2C8E5E01        # "the game loop was running" (a small int)
 
 _OVERRUN_LOG_MS = const(1000)
 _BUSY_MS = const(50)          # a step this long: a collection after it (_run)
+_SETTLE_MS = const(5)         # a button's pin after its pull-up is set (roll_held)
 
 _port = None        # the running port: a second main() after Ctrl-C closes it first
 _warning = None     # main.py's: the MicroPython is older than the one the box is tested on
@@ -60,9 +61,12 @@ def _read_json(path):
 
 
 def roll_held(pin):
-    """True when ROLL is held down at power-up (it pulls the pin low)."""
+    """True when the button on `pin` (ROLL, or buzzer 1) is held down at
+    power-up: it pulls the pin low. A free pin rises through the pull-up
+    (50-80 kOhm inside the chip) and the button's 10 nF: 0.5-0.8 ms a time
+    constant, so it reads high well within _SETTLE_MS."""
     p = machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP)
-    time.sleep_ms(20)
+    time.sleep_ms(_SETTLE_MS)
     return p.value() == 0
 
 
