@@ -71,12 +71,13 @@ def test_a_dim_colour_keeps_every_lit_channel_when_the_budget_dims_far():
     """At 19 per mille the eliminated player's dim red (40, 0, 0)
     went out as (0, 0, 0), and faces' colours merged."""
     from cheesebox import display
+    from cheesemaster.game import SCORE_LOW
     table = bytearray(256)
     pixels.fill_table(table, 19)
     out = bytearray(3)
     pixels.encode(bytes(display.OUT), out, "RGB", table)
     assert tuple(out) == (1, 0, 0)
-    for c in (display.SCORE, display.SCORE_LOW, display.WHEEL, display.BAD, display.STUCK,
+    for c in (display.SCORE, SCORE_LOW, display.WHEEL, display.BAD, display.STUCK,
               display.MARK) + tuple(display.STATION):
         pixels.encode(bytes(c), out, "RGB", table)
         assert all((o > 0) == (v > 0) for o, v in zip(out, c)), c

@@ -12,7 +12,6 @@ from cheesebox.board import MATRIX_PIXELS, TRACK_PIXELS
 
 OFF = (0, 0, 0)
 SCORE = (0, 170, 40)        # points, card unflipped (4-7)
-SCORE_LOW = (255, 70, 0)    # points below 4: the card is flipped
 WHEEL = (255, 170, 0)       # holds a cheese wheel
 MARK = (255, 255, 255)      # chooses/starts the next roll
 BAD = (255, 0, 0)           # false start, refused grab, lost points

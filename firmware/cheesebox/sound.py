@@ -7,6 +7,9 @@ player steps it from the main loop and the port only ever gets tone(freq)
 The happy tunes stay below 1.6 kHz; the warnings sit at the piezo's
 resonance (2-4 kHz), where it is loudest: a warning must be heard over a
 noisy table. Each warning has its own pitch and rhythm.
+
+The tunes every game may play are here; a game's own tunes live in its
+package (Cheese Master's reveal, false start, penalty... in cheesemaster/game.py).
 """
 from cheesebox import ticks
 
@@ -14,19 +17,12 @@ JOIN = (880, 60, 1320, 80)
 LEAVE = (660, 60, 440, 80)
 MENU = (990, 40)
 ROLL = (300, 30, 0, 30, 350, 30, 0, 30, 300, 30, 0, 30, 400, 30)
-REVEAL = (1568, 90)
 GRAB = (1175, 50)
-FALSE_START = (3300, 80, 2500, 120)         # falling: too early
 REFUSED = (2200, 100, 0, 50, 2200, 100)      # two low beeps: not yours
-OWN_UP = (500, 60, 400, 80)
 TAKE_BACK = (400, 60, 500, 80)
-LOSS = (440, 120, 330, 160)
-REPLAY = (523, 80, 0, 40, 523, 80, 0, 40, 523, 80)
-PENALTY = (2800, 300)                        # one long: the table's penalty
 TOO_SOON = (260, 50)        # the marked player's buzzer in the 1 s after scoring: not yet
 WIN = (523, 120, 659, 120, 784, 120, 1047, 360)
-KING = (523, 100, 659, 100, 784, 100, 1047, 200, 784, 100, 1047, 400)
-WARNINGS = (FALSE_START, REFUSED, PENALTY)
+WARNINGS = (REFUSED,)       # a game adds its own (Cheese Master: a false start, a penalty)
 VOLUMES = 3                 # 0 off, 1 quiet, 2 loud (the table's setting)
 
 

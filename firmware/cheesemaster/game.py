@@ -15,11 +15,23 @@ from cheesebox import forget, run_once, ticks
 from cheesemaster import match as M
 from cheesebox import sound
 from cheesemaster.dice import CAMPAIGN, CHOICES, N_DICE, RandomRoller, dice_for_choice
-from cheesebox.display import BAD, MARK, OFF, OUT, SCORE, SCORE_LOW, STATION, WHEEL
+from cheesebox.display import BAD, MARK, OFF, OUT, SCORE, STATION, WHEEL
 from cheesebox.events import name
 from cheesebox.font import rows_for
 from cheesemaster.faces import NAMES as FACE_NAMES
 from cheesemaster.rules import count_ids
+
+# Cheese Master's own tunes (the shell's sound.py has those every game plays)
+# and the colour of a flipped card
+TUNE_REVEAL = (1568, 90)
+TUNE_FALSE_START = (3300, 80, 2500, 120)         # falling: too early
+TUNE_OWN_UP = (500, 60, 400, 80)
+TUNE_LOSS = (440, 120, 330, 160)
+TUNE_REPLAY = (523, 80, 0, 40, 523, 80, 0, 40, 523, 80)
+TUNE_PENALTY = (2800, 300)                        # one long: the table's penalty
+TUNE_KING = (523, 100, 659, 100, 784, 100, 1047, 200, 784, 100, 1047, 400)
+WARNINGS = (TUNE_FALSE_START, TUNE_PENALTY)            # at the piezo's resonance, as sound.WARNINGS
+SCORE_LOW = (255, 70, 0)    # points below 4: the card is flipped
 
 NAME = "cheese master"
 MIN_PLAYERS = const(2)
@@ -347,7 +359,7 @@ class CheeseMaster:
                 self._penalty(s)
             else:
                 self._flash(s)
-                box.tunes.play(sound.FALSE_START, box.now)
+                box.tunes.play(TUNE_FALSE_START, box.now)
 
     def _grab(self, s, t_us):
         """A grab once the faces are shown: taken (with the plate placed
@@ -406,7 +418,7 @@ class CheeseMaster:
         if r == M.OWNED_UP or r == M.TAKEN_BACK:
             box.log("own_up" if r == M.OWNED_UP else "take_back", {"p": name(s)})
         if r == M.OWNED_UP:
-            box.tunes.play(sound.OWN_UP, box.now)
+            box.tunes.play(TUNE_OWN_UP, box.now)
         elif r == M.TAKEN_BACK:
             box.tunes.play(sound.TAKE_BACK, box.now)
         elif m.active[s] and not m.holder[s]:
@@ -513,7 +525,7 @@ class CheeseMaster:
             c.tiebreak = []
             self._save(True)                # the King's screen survives a power cut
             self.set_state(KING)
-            box.tunes.play(sound.KING, box.now)
+            box.tunes.play(TUNE_KING, box.now)
         else:
             c.tiebreak = leaders
             self._new_game(leaders)
@@ -546,7 +558,7 @@ class CheeseMaster:
             self.render_dice()
             box.show_now()
         self.reveal_us = box.ticks_us()
-        box.tunes.play(sound.REVEAL, box.now)
+        box.tunes.play(TUNE_REVEAL, box.now)
 
     def _score(self):
         box = self.box
@@ -563,12 +575,12 @@ class CheeseMaster:
         if res == M.REPLAY:
             # seen as well as heard: the dice turn to the replay sign too
             self.replayed = True
-            box.tunes.play(sound.REPLAY, box.now)
+            box.tunes.play(TUNE_REPLAY, box.now)
         elif m.phase == M.OVER:
             self._game_over()
             return
         elif any(m.lost[s] >= 2 for s in range(8)) or m.eliminated:
-            box.tunes.play(sound.LOSS, box.now)
+            box.tunes.play(TUNE_LOSS, box.now)
         self.set_state(READY)
         self._save()
 
@@ -578,7 +590,7 @@ class CheeseMaster:
         if m is None or not m.penalty(s):
             return
         self._flash(s)
-        box.tunes.play(sound.PENALTY, box.now)
+        box.tunes.play(TUNE_PENALTY, box.now)
         box.log("penalty", {"p": name(s), "points": m.points[s]})
         self._after_loss()
         self._save_loss()

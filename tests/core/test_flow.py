@@ -2,6 +2,7 @@
 from flowkit import play, fails, track
 from sim.scenario import run_script
 from cheesebox import display as D
+from cheesemaster import game as CM
 
 START4 = "players 4\ndice yellow\n"
 START8 = "players 8\ndice yellow\n"
@@ -212,7 +213,7 @@ def test_tracks_show_points_wheels_and_colour_change():
     # P4 drops below 4: the card flips, the track changes colour
     r, sim = play(START4 + "penalty P4\n" * 4 + "wait 3000\n")
     lit, colour, wheel = track(sim, 3)
-    assert lit == 3 and colour == D.SCORE_LOW
+    assert lit == 3 and colour == CM.SCORE_LOW
 
 
 def test_scenario_errors_name_the_line():
