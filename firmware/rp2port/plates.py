@@ -34,10 +34,17 @@ class Placements:
     def read(self):
         """Read every station once (Keys, Dials)."""
 
-    def poll(self):
-        """Read the plates if a read is due."""
+    def reported_to(self, t_us):
+        """Every placement stamped at or before t_us is reported (port.py).
+        A key is reported by the read that stamps it: always."""
+        return True
+
+    def poll(self, early=False):
+        """Read the plates if a read is due (early: or due within half a
+        period; between a save's writes, where the next write may hold the
+        CPU past the due time)."""
         now = time.ticks_ms()
-        if time.ticks_diff(now, self.next_ms) < 0:
+        if time.ticks_diff(now, self.next_ms) < (-(self.period_ms >> 1) if early else 0):
             return
         self.next_ms = time.ticks_add(now, self.period_ms)
         self.read()
