@@ -119,7 +119,12 @@ class SimPort:
             return True
         t = self.t - ticks.diff(self.ticks_us(), t_us)     # t_us on the virtual clock
         last = self.t0 + (t - self.t0) // DIAL_READ_US * DIAL_READ_US
-        return self.t >= last + DIAL_SETTLE_US
+        if self.t < last + DIAL_SETTLE_US:
+            return False
+        for r in self.reports:          # still waiting for reads (a hold)
+            if r[3] <= t:
+                return False
+        return True
 
     def _deliver(self, capture):
         if self.reports and self.reports[0][0] <= self.t:
@@ -181,10 +186,21 @@ class SimPort:
         self.edges.insert(i, e)
 
     def hold(self, us):
-        """The loop is held us (a flash operation): time passes, nothing is
-        read (the sampler's words wait in its ring, as on the Pico)."""
+        """The loop is held us (a flash operation, a long step): time
+        passes, nothing is read (the sampler's words wait in its ring, as on
+        the Pico). A dial's new position still needs the reads it lacked:
+        they come from the end of the hold on, a read every DIAL_READ_US."""
+        h0 = self.t
         self.t += us
         self.held_until = self.t
+        reps = self.reports
+        for i in range(len(reps)):
+            due, s, v, stamp = reps[i]
+            if due > h0:
+                done = (h0 - stamp) // DIAL_READ_US if h0 >= stamp else 0
+                left = DIAL_SETTLE_US // DIAL_READ_US - done
+                reps[i] = (max(due, self.t + (left - 1) * DIAL_READ_US), s, v, stamp)
+        reps.sort()
 
     def next_edge(self, wanted=None):
         """Time of the next scheduled edge that wanted(bit, level) accepts
