@@ -28,7 +28,6 @@ from rp2port.sampler import LOOP_US, WORD_BITS, SampleDecoder
 START_MS = ticks.PERIOD - 20000     # the ms ticks wrap 20 s into the run
 ROLL_BIT = 8
 KEY_READ_US = 10000     # answer keys: the slowest read the port contract allows
-KEY_EARLY_US = 5000     # between a save's writes: read this early (the next may hold the loop)
 DIAL_READ_US = 5000     # dials: a read every 5 ms,
 DIAL_SETTLE_US = 10000  # reported 10 ms after the first read at the new position
 
@@ -103,11 +102,10 @@ class SimPort:
         self._deliver(capture)
 
     def between(self, capture):
-        """Mid-step, between a save's writes: a key read if one is due now
-        or within KEY_EARLY_US (the loop was busy since the step began: no
-        read came meanwhile), then the buttons. A save that took no time
-        (no flash model) reads nothing: poll() just did."""
-        if self.t > self.polled_at and self.t >= self.key_next - KEY_EARLY_US:
+        """Mid-step, between a save's writes: a key read, as the Pico makes
+        at every one, then the buttons. A save that took no time (no flash
+        model) reads nothing: poll() just did."""
+        if self.t > self.polled_at:
             self._read_keys(self.t)
         self._deliver(capture)
 

@@ -23,7 +23,9 @@ class Dials(Placements):
     (12 ms, not 8). It is only delayed, never dropped: players turn dials together."""
 
     def __init__(self, board, adc=None, sel=None):
-        super().__init__(_DIALS_POLL_MS)
+        # between a save's writes: half a period early (three reads alike
+        # must stay some ms apart to see a contact settle)
+        super().__init__(_DIALS_POLL_MS, _DIALS_POLL_MS // 2)
         a = board.answers
         self.stations = board.stations
         self.adc = adc if adc is not None else machine.ADC(machine.Pin(a["adc"]))

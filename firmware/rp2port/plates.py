@@ -13,12 +13,13 @@ import time
 class Placements:
     """What the readers report, shared with the box (port.py contract)."""
 
-    def __init__(self, period_ms):
+    def __init__(self, period_ms, early_ms):
         self.val = bytearray(8)
         self.seq = bytearray(8)
         self.us = array("i", [0] * 8)
         self.count = 0                  # seq bumps, all stations (idle() watches it)
         self.period_ms = period_ms
+        self.early_ms = early_ms        # poll(early=True) reads this long before it is due
         self.next_ms = time.ticks_ms()
 
     def placed(self, s, value, t_us):
@@ -40,11 +41,11 @@ class Placements:
         return True
 
     def poll(self, early=False):
-        """Read the plates if a read is due (early: or due within half a
-        period; between a save's writes, where the next write may hold the
-        CPU past the due time)."""
+        """Read the plates if a read is due (early: or due within early_ms;
+        between a save's writes, where the next write may hold the CPU past
+        the due time)."""
         now = time.ticks_ms()
-        if time.ticks_diff(now, self.next_ms) < (-(self.period_ms >> 1) if early else 0):
+        if time.ticks_diff(now, self.next_ms) < (-self.early_ms if early else 0):
             return
         self.next_ms = time.ticks_add(now, self.period_ms)
         self.read()

@@ -79,9 +79,9 @@ class Rp2Port:
 
     def between(self, capture):
         """Between a save's flash operations (each holds the CPU: an erase
-        45-400 ms, a page 0.4-3 ms): the button ring, and the keys or dials
-        when a read is due or half due (the next operation may hold the CPU
-        past it), so a key pressed during a save is stamped there."""
+        45-400 ms, a page 0.4-3 ms): the button ring, and the keys (at every
+        call) or the dials (when half due), so a key pressed during a save is
+        stamped there, not after it."""
         if self.plates is not None:
             self.plates.poll(True)
         self.buttons.poll(capture)
