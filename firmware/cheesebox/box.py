@@ -251,9 +251,9 @@ class Box:
     # -- the plates ---------------------------------------------------------
     def _read_during_saves(self, store):
         """A save holds the loop (~80 ms, up to 450 ms at the flash's
-        slowest): between its writes the port reads the buttons and, when
-        due, the keys and dials (port.between), so a key pressed meanwhile
-        is stamped then, not after the save (after a buzzer it came before)."""
+        slowest): between its writes the port reads the buttons, the keys
+        and the dials (port.between), so a key pressed meanwhile is stamped
+        then, not after the save (after a buzzer it came before)."""
         between = getattr(self.port, "between", None)
         if between is None:
             return

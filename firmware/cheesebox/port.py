@@ -59,9 +59,11 @@ Settings (optional: the box calls them when the port has them)
 Mid-step (optional: the box calls it between a save's flash writes)
     between(capture)       -- what poll() does: a flash erase or write holds
                               the loop (a save ~80 ms, up to 450 ms at the
-                              flash's slowest), and the keys are still read
-                              10 ms apart between its writes, so a key pressed
-                              during a save is not stamped after it
+                              flash's slowest), and the keys are read between
+                              its writes as at any other time (the Pico: at
+                              every one), so a key pressed during a save is
+                              not stamped after it (only while a flash call
+                              holds the CPU can nothing read it)
 Serial (optional: the Pico's app.py only)
     read_line()            -- a command line typed on the console, or None
     write_line(text)       -- one event-log line out; never blocks
