@@ -370,8 +370,10 @@ class CheeseMaster:
             else:
                 self._log_grab(s)
         elif r == M.REFUSED:
-            box.log("refused", {"p": name(s), "points": m.points[s]})
             self._flash(s)
+            box.redraw = True
+            box.show_tracks()           # the point lost and the blink before the log and the save
+            box.log("refused", {"p": name(s), "points": m.points[s]})
             box.tunes.play(sound.REFUSED, box.now)
             self._after_loss()
             self._save_loss()
