@@ -212,13 +212,14 @@ class EmulatedPico:
         now, while the chip is writing its flash; let go hold_ms later."""
         self.call("press_on_flash", after_ops=flash_ops, gpio=gpio, hold_ms=hold_ms)
 
-    def pins_on_flash(self, flash_ops, pins, kind=None, at="end"):
+    def pins_on_flash(self, flash_ops, pins, kind=None, at="end", keys=()):
         """pins: (nanos from the n-th flash operation from now, gpio,
         level|None): fingers that move while the chip writes its flash. kind:
         count only "erase" or "program" operations; at: "start" (the fingers
-        move during that operation, the CPU held) or "end"."""
+        move during that operation, the CPU held) or "end". keys: (nanos
+        from it, station, mask): the 74HC165 answer keys held down then."""
         self.call("pins_on_flash", after_ops=flash_ops, pins=[list(p) for p in pins],
-                  kind=kind, at=at)
+                  kind=kind, at=at, keys=[list(k) for k in keys])
 
     def fingers_armed(self):
         """pins_on_flash's fingers still wait for their flash operation."""

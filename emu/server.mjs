@@ -53,7 +53,7 @@ let cut = null;                     // armed power cut: {left, snapshot}
 
 let pressOnFlash = null;            // armed press: {left, gpio, holdNs}
 let mux = null;                     // the dials' 4051 (mux4051.mjs), once attached
-let pinsOnFlash = null;             // armed finger movements: {left, pins: [[dtNs, gpio, level]]}
+let pinsOnFlash = null;             // armed finger movements: {left, pins: [[dtNs, gpio, level]], keys: [[dtNs, station, mask]]}
 
 function fingersOnFlash(when, kind) {
   const p = pinsOnFlash;
@@ -62,6 +62,7 @@ function fingersOnFlash(when, kind) {
   pinsOnFlash = null;
   const t0 = pico.nanos;
   for (const [dt, g, v] of p.pins) pico.atNanos(t0 + dt, () => pico.drive(g, v));
+  for (const [dt, s, m] of p.keys) pico.atNanos(t0 + dt, () => pico.hc165.setKeys(s, m));
 }
 
 pico.flashOpStartHook = (kind) => fingersOnFlash('start', kind);
@@ -212,8 +213,8 @@ const handlers = {
   },
 
   // at the start ('start': during it) or the end of the n-th flash operation (of that kind)
-  async pins_on_flash({ after_ops, pins, kind = null, at = 'end' }) {
-    pinsOnFlash = { left: after_ops, pins, kind, at };
+  async pins_on_flash({ after_ops, pins, kind = null, at = 'end', keys = [] }) {
+    pinsOnFlash = { left: after_ops, pins, kind, at, keys };
     return {};
   },
 

@@ -49,7 +49,8 @@ def steps(port, box, t_us):
             if e >= 0 and (nxt < 0 or e + quick < nxt):
                 nxt = e + quick
         if nxt < 0 or nxt > t_us:
-            port.t = t_us
+            if port.t < t_us:           # (a timed save may have held the box past it)
+                port.t = t_us
             return
         if nxt > port.t:
             port.t = nxt

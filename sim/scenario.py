@@ -59,9 +59,12 @@ class ScriptedRoller:
 class Sim:
     """A box on a simulated port, with a virtual clock the driver moves."""
 
-    def __init__(self, board, seed=1, dice=None, false_start_costs=False, fs=None, log=None):
+    def __init__(self, board, seed=1, dice=None, false_start_costs=False, fs=None, log=None,
+                 flash=None):
         """dice: the text of a dice file, put on the simulated flash as
-        dice.json (as flash.py --dice puts it on the Pico)."""
+        dice.json (as flash.py --dice puts it on the Pico). flash: "typical"
+        or "max": a save takes the Pico's flash time (simfs.py), with the
+        box's loop held, as on the Pico; None: saves take no time."""
         from cheesemaster.dice import RandomRoller
         self.board = board
         self.seed = seed
@@ -73,6 +76,8 @@ class Sim:
             f = self.fs.open("dice.json", "w")
             f.write(dice)
             f.close()
+        if flash is not None:
+            self.fs.timed(self._spend, flash)
         self.log = EventLog(log)
         self.port = SimPort(board)
         self.roller = ScriptedRoller(RandomRoller(self.rng))
@@ -108,6 +113,10 @@ class Sim:
             self.log("watchdog", {"hung_ms": ms})
             self.boot(watchdog=True)
         self.run_until(t)
+
+    def _spend(self, us):
+        """The flash takes us: the box's loop is held, the clock goes on."""
+        self.port.hold(us)
 
     @property
     def now_us(self):

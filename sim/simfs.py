@@ -8,8 +8,17 @@ rest are not), and can be armed to cut the power:
   then the power goes (PowerCut is raised);
 - at a step: the n-th operation (each write call, flush, close, rename,
   remove) does not happen, the power goes instead.
+It can also take the flash's time (timed()): opening a file to write
+programs a page (its entry), its first write erases a 4 KiB sector, every
+256 bytes program a page, a close or a rename two more (about what the
+Pico's LittleFS does for a save: one erase, 7-8 pages; emu/pico.mjs logs
+them), spent on the simulated clock as the Pico's loop spends it, held.
 Pure Python: runs on MicroPython too.
 """
+
+# W25Q16JV (the Pico's flash), datasheet: us a 4 KiB erase, us a 256-byte page
+FLASH_US = {"typical": (45000, 400), "max": (400000, 3000)}
+_PAGE = 256
 
 
 class PowerCut(Exception):
@@ -22,7 +31,9 @@ class SimFile:
         self.name = name
         self.mode = mode
         self.pos = 0
+        self.fresh = "w" in mode        # its first write erases a sector (timed fs)
         if "w" in mode:
+            fs.page()
             fs.files[name] = ""
         elif name not in fs.files:
             raise OSError(2, "ENOENT")
@@ -30,6 +41,11 @@ class SimFile:
     def write(self, text):
         fs = self.fs
         fs.step()
+        if fs.spend is not None:
+            n = len(fs.files[self.name])
+            pages = (n + len(text)) // _PAGE - n // _PAGE
+            fs.spend((fs.erase_us if self.fresh else 0) + pages * fs.page_us)
+            self.fresh = False
         if fs.cut_byte >= 0 and fs.written + len(text) >= fs.cut_byte:
             keep = fs.cut_byte - fs.written
             fs.files[self.name] += text[:keep]
@@ -50,6 +66,7 @@ class SimFile:
 
     def close(self):
         self.fs.step()
+        self.fs.page(2)
 
 
 class SimFS:
@@ -59,6 +76,18 @@ class SimFS:
         self.written = 0        # bytes written
         self.cut_step = -1
         self.cut_byte = -1
+        self.spend = None       # timed(): spend(us) moves the clock on
+        self.erase_us = self.page_us = 0
+
+    def timed(self, spend, times="typical"):
+        """Take the flash's time from now: spend(us) is called as each
+        operation takes it (times: FLASH_US's "typical" or "max")."""
+        self.spend = spend
+        self.erase_us, self.page_us = FLASH_US[times]
+
+    def page(self, n=1):
+        if self.spend is not None:
+            self.spend(n * self.page_us)
 
     def arm(self, step=-1, byte=-1):
         """Cut the power at operation number `step` or at byte `byte` (from now)."""
@@ -90,3 +119,4 @@ class SimFS:
         if old not in self.files:
             raise OSError(2, "ENOENT")
         self.files[new] = self.files.pop(old)     # atomic, like LittleFS
+        self.page(2)

@@ -11,10 +11,14 @@ changed, decoded by the firmware's SampleDecoder; two presses seen by the
 same loop are a tie.
 
 Electronic plates are reported as the contract lets the Pico report them, at
-its slowest: a key press is stamped by the next key read (reads 10 ms apart)
-and reported then; a dial is read every 5 ms and reported 10 ms after the
-read that first saw its new position; a dial that does not move reports
-nothing, and every dial's position is reported when the port starts.
+its slowest: answer keys are read where the Pico reads them, when a read is
+due (10 ms after the last): while the box waits (the Pico's idle(), the
+driver's jumps), at the start of a step (poll()) and between a save's flash
+writes (between()); a save that takes time (Sim's flash model) holds them
+as it holds the Pico's loop. A key is stamped and reported by the read that
+first sees it. A dial is read every 5 ms and reported 10 ms after the read
+that first saw its new position; a dial that does not move reports nothing,
+and every dial's position is reported when the port starts.
 """
 from array import array
 
@@ -61,6 +65,10 @@ class SimPort:
         self.answer_seq = bytearray(8)
         self.answer_us = array("i", [0] * 8)
         self.reports = []               # placements not yet reported: (due us, s, value, stamp us)
+        self.keys = []                  # answer keys pressed, not yet read: (t us, s, key)
+        self.key_next = self.t          # when the next key read is due
+        self.held_until = self.t        # the loop was held until then (hold()): no read before
+        self.polled_at = self.t         # the last poll(): the step's start
         self.plates = board.plates
         self.dial = bytearray(dials if dials is not None else 8)   # where each dial stands
         if self.plates == "dial":
@@ -83,7 +91,40 @@ class SimPort:
     def poll(self, capture):
         """Deliver due edges as the Pico's sampler would: one word per 16 us
         loop in which the snapshot changed, decoded by the firmware's own
-        SampleDecoder."""
+        SampleDecoder. The key reads due while the box waited come first."""
+        if self.keys:
+            self._idle_key_reads()
+        if self.key_next <= self.t:
+            # the reads went on while the box waited (one now, if due): the
+            # next is due on their beat, after now
+            self.key_next = self._key_read_for(self.t + 1)
+        self.polled_at = self.t
+        self._deliver(capture)
+
+    def between(self, capture):
+        """Mid-step, between a save's writes: a key read, as the Pico makes
+        at every one, then the buttons. A save that took no time (no flash
+        model) reads nothing: poll() just did."""
+        if self.t > self.polled_at:
+            self._read_keys(self.t)
+        self._deliver(capture)
+
+    def reported_to(self, t_us):
+        """Every placement stamped at or before t_us is reported: a key at
+        once (its read stamps it); a dial 10 ms after the 5 ms read that
+        first saw it, so once the last read at or before t_us is 10 ms old."""
+        if self.plates != "dial":
+            return True
+        t = self.t - ticks.diff(self.ticks_us(), t_us)     # t_us on the virtual clock
+        last = self.t0 + (t - self.t0) // DIAL_READ_US * DIAL_READ_US
+        if self.t < last + DIAL_SETTLE_US:
+            return False
+        for r in self.reports:          # still waiting for reads (a hold)
+            if r[3] <= t:
+                return False
+        return True
+
+    def _deliver(self, capture):
         if self.reports and self.reports[0][0] <= self.t:
             self._report_answers()
         edges = self.edges
@@ -142,6 +183,23 @@ class SimPort:
             i -= 1
         self.edges.insert(i, e)
 
+    def hold(self, us):
+        """The loop is held us (a flash operation, a long step): time
+        passes, nothing is read (the sampler's words wait in its ring, as on
+        the Pico). A dial's new position still needs the reads it lacked:
+        they come from the end of the hold on, a read every DIAL_READ_US."""
+        h0 = self.t
+        self.t += us
+        self.held_until = self.t
+        reps = self.reports
+        for i in range(len(reps)):
+            due, s, v, stamp = reps[i]
+            if due > h0:
+                done = (h0 - stamp) // DIAL_READ_US if h0 >= stamp else 0
+                left = DIAL_SETTLE_US // DIAL_READ_US - done
+                reps[i] = (max(due, self.t + (left - 1) * DIAL_READ_US), s, v, stamp)
+        reps.sort()
+
     def next_edge(self, wanted=None):
         """Time of the next scheduled edge that wanted(bit, level) accepts
         (any edge if wanted is None), -1 if none."""
@@ -156,14 +214,17 @@ class SimPort:
         would (see above)."""
         if t is None:
             t = self.t
-        if self.plates == "dial":
-            if self.dial[s] == k:
-                return                  # the dial does not move: nothing to report
-            self.dial[s] = k
-            stamp = self._next_read(t, DIAL_READ_US)
-            due = stamp + DIAL_SETTLE_US
-        else:
-            stamp = due = self._next_read(t, KEY_READ_US)
+        if self.plates != "dial":
+            i = len(self.keys)
+            while i > 0 and self.keys[i - 1][0] > t:
+                i -= 1
+            self.keys.insert(i, (t, s, k))
+            return
+        if self.dial[s] == k:
+            return                  # the dial does not move: nothing to report
+        self.dial[s] = k
+        stamp = self._next_read(t, DIAL_READ_US)
+        due = stamp + DIAL_SETTLE_US
         e = (due, s, k, stamp)
         i = len(self.reports)
         while i > 0 and self.reports[i - 1][0] > due:
@@ -172,11 +233,49 @@ class SimPort:
 
     def next_report(self):
         """When the next placement is reported (virtual us), -1 if none."""
-        return self.reports[0][0] if self.reports else -1
+        first = self.reports[0][0] if self.reports else -1
+        if self.keys:
+            k = self._key_read_for(self.keys[0][0])
+            if first < 0 or k < first:
+                first = k
+        return first
 
     def _next_read(self, t, period):
         """The first read at or after t of a reader running every period us."""
         return self.t0 + -(-(t - self.t0) // period) * period
+
+    def _key_read_for(self, t):
+        """The first key read at or after t, if the box waits until then
+        (reads due every KEY_READ_US from the last one; none while the loop
+        was held)."""
+        if t <= self.key_next:
+            r = self.key_next
+        else:
+            r = self.key_next + -(-(t - self.key_next) // KEY_READ_US) * KEY_READ_US
+        return r if r >= self.held_until else self.held_until
+
+    def _idle_key_reads(self):
+        """The reads made while the box waited, up to now: each stamps the
+        keys pressed by then."""
+        while self.keys:
+            at = self._key_read_for(self.keys[0][0])
+            if at > self.t:
+                break
+            self._read_keys(at)
+
+    def _read_keys(self, at):
+        """A key read at virtual time `at`: every key pressed by then is
+        placed, stamped `at`."""
+        keys = self.keys
+        k = 0
+        while k < len(keys) and keys[k][0] <= at:
+            _, s, v = keys[k]
+            self.answer_val[s] = v
+            self.answer_us[s] = at & ticks.MASK
+            self.answer_seq[s] = (self.answer_seq[s] + 1) & 0xFF
+            k += 1
+        del keys[:k]
+        self.key_next = at + KEY_READ_US
 
     def _report_answers(self):
         now = self.t

@@ -128,3 +128,56 @@ def test_a_dial_turned_just_before_the_slam_is_what_the_grab_locks():
     assert [(g["p"], g["plate"]) for g in grab] == [("P1", 5)]
     press = [e for e in events if e["ev"] == "press"][-1]
     assert grab[0]["t_us"] == press["t_us"]          # stamped with the press, not the lock
+
+
+def test_a_grab_is_locked_after_three_scans_from_the_press_not_after_ms(dials):
+    """The lock counts the reader's scans: however long the loop is held
+    after a press (a save, a long step), nothing from before the press is
+    called reported until three scans have started after it; and a dial
+    turned just before the press is reported by then."""
+    d, adc = dials
+    adc.pos[0] = 5
+    d.read()                            # the turn's first read, before the press
+    t = time.ticks_us()                 # the press
+    assert d.reported_to(t) is False
+    # 100 ms of held loop: no read, still not in
+    before = time.ticks_us()
+    while time.ticks_diff(time.ticks_us(), before) < 100000:
+        pass
+    assert d.reported_to(t) is False
+    d.read()
+    d.read()
+    assert (d.val[0], d.seq[0]) == (5, 2)       # reported: stamped before the press
+    assert d.us[0] - t < 0
+    assert d.reported_to(t) is False            # two scans since the press: not yet sure
+    d.read()
+    assert d.reported_to(t) is True
+
+
+def test_a_long_step_in_a_grab_does_not_lock_the_dial_from_before_the_turn():
+    """P1 turns 3 -> 5, presses 1 ms later; right after the grab the loop is
+    held 60 ms (a save elsewhere, a long step), no dial read meanwhile. The
+    lock waits for the reads (counted, not ms): the grab is a 5. (Locked
+    20 ms after the press by the clock, it was the 3 from before the turn.)"""
+    import json
+    from sim.scenario import Sim, match_of, run_script
+    from sim.simport import DIAL_READ_US
+    lines = []
+    sim = Sim(read_board("boards/pico2-8p.json"), seed=3, log=lines.append)
+    run_script(sim, "players 3\ndice yellow\nanswer P1 3\nrollbutton\nwait 1700\n")
+    assert sim.box.state_name() == "grab"
+    port = sim.port
+    sim.run_until(port._next_read(port.t + 1, DIAL_READ_US))   # on a read: stamped now
+    port.place(0, 5)
+    t = port.t
+    port.schedule(t + 1000, 0, 1)
+    port.schedule(t + 61000, 0, 0)
+    sim.run_until(t + 4000)             # the press counted (2 ms), the wheel lit
+    m = match_of(sim.box)
+    assert m.holder[0] == 1
+    port.hold(60000)                    # the loop held: the turn's reads wait
+    sim.wait(200)
+    events = [json.loads(x) for x in lines]
+    grab = [(e["p"], e["plate"]) for e in events if e["ev"] == "grab"]
+    assert grab == [("P1", 5)], grab
+    assert m.locked[0] == 5

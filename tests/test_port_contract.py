@@ -143,6 +143,7 @@ def test_check_port_names_what_is_missing_or_taken_wrongly():
         "commit: not callable",
         "answer_seq: fewer than 8 stations",
         "answer_us: missing",
+        "reported_to: missing",
         "volume: takes 1 to 0 arguments, the box passes 1 to 1",
     ]
     # without plates, or on MicroPython (no takes), less is asked; what is there is still checked

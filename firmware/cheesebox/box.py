@@ -119,6 +119,8 @@ class Box:
         self.look = -1                 # the picture last drawn (game.look, stuck blink)
         self.asking = False            # "stop?" is up: the game is frozen
         self.ask_at = 0                # when it was asked (ticks_ms)
+        if store is not None:
+            self._read_during_saves(store)
         if store is not None:           # the table's brightness and volume (settings.py)
             run_once("settings", "apply", self)
         if store is not None:           # the saved game's module, or the first pick
@@ -247,6 +249,26 @@ class Box:
         return best
 
     # -- the plates ---------------------------------------------------------
+    def _read_during_saves(self, store):
+        """A save holds the loop (~80 ms, up to 450 ms at the flash's
+        slowest): between its writes the port reads the buttons, the keys
+        and the dials (port.between), so a key pressed meanwhile is stamped
+        then, not after the save (after a buzzer it came before)."""
+        between = getattr(self.port, "between", None)
+        if between is None:
+            return
+        cap = self.capture
+
+        def read_inputs():
+            between(cap)
+        store.between = read_inputs
+
+    def plates_in(self, t_us):
+        """Every placement stamped at or before t_us has reached the box: a
+        dial's new position is reported after several reads (port.reported_to),
+        and a save or a long step can hold them. A dial grab is locked then."""
+        return self.port.answer_seq == self.answer_seq and self.port.reported_to(t_us)
+
     def _read_answers(self):
         port = self.port
         if port.answer_seq == self.answer_seq:

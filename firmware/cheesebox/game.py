@@ -25,6 +25,8 @@ flow and its drawing, and reaches the box only through the members in BOX
                            -- electronic plates: a station's value at a press
                               (now: box.ticks_us()), and "only keys from now
                               on count"
+    plates_in(t_us)        -- every placement from before t_us has reached the
+                              box (a dial's is reported after several reads)
     read_file(name)        -- a game's own data file on the flash, or None
     save(state, final=False) -- save the game's part (a dict; None: nothing
                               to resume); final: on the final screen, which a
@@ -69,7 +71,7 @@ The game object
 
 BOX = ("display", "tunes", "log", "now", "ticks_us", "animate", "redraw", "show_now", "show_tracks",
        "board", "n", "dials", "rng", "joined", "players", "games", "keep", "options", "plate_at",
-       "plates_from", "read_file", "save", "back_to_join", "problem")
+       "plates_from", "plates_in", "read_file", "save", "back_to_join", "problem")
 MODULE = ("NAME", "MIN_PLAYERS", "MAX_PLAYERS", "picked", "fits", "draw_join", "unpack", "render_saved",
           "resume", "new")
 OBJECT = ("state", "state_name", "rolling", "in_game", "in_progress", "paused", "status", "start",

@@ -13,6 +13,7 @@ Inputs
     poll(capture)          -- push raw pin samples taken since the last call
                               into capture.sample(bits, t_us); bit i is
                               station i's buzzer (0-7), bit 8 is ROLL
+                              (and read the plates when a read is due)
     answer_val             -- bytearray(8): electronic plates (only a board
                               with them), the plate each station placed last (0-7)
     answer_seq             -- bytearray(8): bumped (mod 256) at every placement,
@@ -37,6 +38,11 @@ Inputs
                               The box keeps the last two placements a station
                               and locks, at a grab, the one stamped at or
                               before the buzzer's time.
+    reported_to(t_us)      -- True once every placement stamped at or before
+                              t_us has been reported (answer keys: at once;
+                              dials: after the reads a new position needs,
+                              counted in reads, not ms): a dial grab is locked
+                              then
 Outputs
     show(chain, buf, lo, hi) -- a chain's new frame: buf is RGB bytes in wire
                               pixel order at full scale, bytes lo:hi changed
@@ -50,6 +56,14 @@ Outputs
 Settings (optional: the box calls them when the port has them)
     set_brightness(permille) -- the table's brightness; commit() repaints
     volume(level)          -- the table's volume, 0 off, 1 quiet, 2 loud
+Mid-step (optional: the box calls it between a save's flash writes)
+    between(capture)       -- what poll() does: a flash erase or write holds
+                              the loop (a save ~80 ms, up to 450 ms at the
+                              flash's slowest), and the keys are read between
+                              its writes as at any other time (the Pico: at
+                              every one), so a key pressed during a save is
+                              not stamped after it (only while a flash call
+                              holds the CPU can nothing read it)
 Serial (optional: the Pico's app.py only)
     read_line()            -- a command line typed on the console, or None
     write_line(text)       -- one event-log line out; never blocks
@@ -60,9 +74,11 @@ Serial (optional: the Pico's app.py only)
 MEMBERS = (("ticks_ms", 0, 0), ("ticks_us", 0, 0), ("poll", 1, 1), ("show", 4, 4), ("commit", 0, 0),
            ("tone", 1, 1), ("idle", 1, 2))
 # needed on a board with electronic plates (the box reads them only there)
-PLATES = (("answer_val", None, None), ("answer_seq", None, None), ("answer_us", None, None))
+PLATES = (("answer_val", None, None), ("answer_seq", None, None), ("answer_us", None, None),
+          ("reported_to", 1, 1))
 # checked only when present
-OPTIONAL = (("set_brightness", 1, 1), ("volume", 1, 1), ("read_line", 0, 0), ("write_line", 1, 1))
+OPTIONAL = (("set_brightness", 1, 1), ("volume", 1, 1), ("read_line", 0, 0), ("write_line", 1, 1),
+            ("between", 1, 1))
 
 
 def check_port(p, plates=False, takes=None):

@@ -76,8 +76,9 @@ class Store:
         self.open = opener if opener is not None else open
         self.writes = 0         # completed saves (flash wear)
         # called between the save's writes: each may be a flash erase (up to
-        # 400 ms with the CPU held), so the port reads its button ring here,
-        # not only when the save is over (app.py sets it)
+        # 400 ms with the CPU held), so the port reads its button ring, keys
+        # and dials here, not only when the save is over (the box sets it to
+        # the port's between())
         self.between = _nothing
         self.problem = ""       # why the last load set a file aside
 

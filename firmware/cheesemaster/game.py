@@ -49,8 +49,12 @@ _FLASH_MS = const(600)
 _FLASH_BLINK_MS = const(100)    # a false start's wheel LED blinks fast: a held wheel is steady
 # answer dials: a new position is reported after 3 equal reads 4 ms apart
 # (12 ms; a change at two stations at once, 16), stamped with the first: a
-# grab lights its wheel at once and locks its dial once this has passed
-_SETTLE_MS = const(20)
+# grab lights its wheel at once and locks its dial once the port has made
+# those reads (box.plates_in: counted in reads, so a long step or a save
+# that held them cannot lock the plate from before); looked at this soon
+# after the grab, then every _SETTLE_POLL_MS
+_SETTLE_MS = const(12)
+_SETTLE_POLL_MS = const(2)
 _LOSS_MS = const(2500)          # lost points blink on the tracks
 _BLINK_MS = const(250)
 _FACES_MS = const(1400)         # after a round: faces, then the count
@@ -385,8 +389,10 @@ class CheeseMaster:
             else:
                 self._log_grab(s)
         elif r == M.REFUSED:
-            box.log("refused", {"p": name(s), "points": m.points[s]})
             self._flash(s)
+            box.redraw = True
+            box.show_tracks()           # the point lost and the blink before the log and the save
+            box.log("refused", {"p": name(s), "points": m.points[s]})
             box.tunes.play(sound.REFUSED, box.now)
             self._after_loss()
             self._save_loss()
@@ -399,12 +405,17 @@ class CheeseMaster:
                              "plate": self.match.locked[s] if box.board.electronic else None})
 
     def _settle(self, now):
-        """Dials: each grab whose reads are all in is locked and logged; the
-        round is scored once the last wheel's grab is."""
+        """Dials: each grab whose reads are all in (box.plates_in: the port
+        counts its reads) is locked and logged; the round is scored once the
+        last wheel's grab is. Until then it is looked at every few ms."""
+        box = self.box
         for s in range(8):
-            if (self.settling >> s) & 1 and ticks.diff(now, self.settle_at[s]) >= 0:
-                self.settling &= ~(1 << s)
-                self._log_grab(s)
+            if (self.settling >> s) & 1:
+                if box.plates_in(self.grab_us[s]):
+                    self.settling &= ~(1 << s)
+                    self._log_grab(s)
+                elif ticks.diff(now, self.settle_at[s]) >= 0:
+                    self.settle_at[s] = ticks.add(now, _SETTLE_POLL_MS)
         if not self.settling:
             self._after_grab()
 

@@ -272,12 +272,6 @@ def _new_box(board, port, resume_now):
     if why is not None:
         box.log("error", {"what": "the native LED encoder does not load: the LEDs are encoded "
                           "in bytecode (slower)", "why": why})
-    capture = box.capture
-    buttons = port.buttons
-
-    def between():                  # between a save's flash operations
-        buttons.poll(capture)
-    store.between = between
     return box
 
 

@@ -11,6 +11,7 @@ _DIALS_POLL_MS = const(4)        # dials read at most 5 ms apart
 _DIAL_READS = const(2)           # repeats after the first read: 3 reads alike
 _DIAL_SETTLE_US = const(60)      # after switching the 4051: 1 nF on COM, tau ~4 us
 _CROSS_READS = const(3)          # a change at 2+ stations at once: still there 3 scans later
+_SCANS_KEPT = const(4)           # scan times kept (a power of 2 >= _CROSS_READS)
 
 
 class Dials(Placements):
@@ -22,7 +23,9 @@ class Dials(Placements):
     (12 ms, not 8). It is only delayed, never dropped: players turn dials together."""
 
     def __init__(self, board, adc=None, sel=None):
-        super().__init__(_DIALS_POLL_MS)
+        # between a save's writes: half a period early (three reads alike
+        # must stay some ms apart to see a contact settle)
+        super().__init__(_DIALS_POLL_MS, _DIALS_POLL_MS // 2)
         a = board.answers
         self.stations = board.stations
         self.adc = adc if adc is not None else machine.ADC(machine.Pin(a["adc"]))
@@ -35,6 +38,19 @@ class Dials(Placements):
         self.raw = bytearray(8)         # this scan's readings
         self.raw_us = array("i", [0] * 8)   # and when each was read
         self.at = array("i", [0] * 8)
+        self.scans = 0                  # scans so far
+        self.scan_us = array("i", [0] * _SCANS_KEPT)    # the last ones' times (station 0's read)
+
+    def reported_to(self, t_us):
+        """Every position first read at or before t_us is reported: counted
+        in scans, not ms (a long step, a save, can hold the reads). A new
+        position needs at most _CROSS_READS more scans after its first read,
+        and that read came before any scan that started at or after t_us: so
+        once _CROSS_READS scans have started after t_us, all are in."""
+        if self.scans < _CROSS_READS:
+            return False
+        first = self.scan_us[(self.scans - _CROSS_READS) % _SCANS_KEPT]
+        return time.ticks_diff(first, t_us) > 0
 
     def read(self):
         """After switching the 4051 the COM node needs time to reach the new
@@ -70,3 +86,6 @@ class Dials(Placements):
                 if self.same[s] == self.need[s] and pos != self.pos[s]:
                     self.pos[s] = pos
                     self.placed(s, pos, self.at[s])
+        # station 0 is read first: no read of this scan came before this time
+        self.scan_us[self.scans % _SCANS_KEPT] = self.raw_us[0]
+        self.scans = (self.scans + 1) & 0x3FFFFFFF     # a small int (no allocation)

@@ -13,7 +13,9 @@ class Keys(Placements):
     """8 keys a station through chained 74HC165s (a key pulls low)."""
 
     def __init__(self, board):
-        super().__init__(_KEYS_POLL_MS)
+        # between a save's writes: a read at every one (a read is only a
+        # stamp: sooner is closer, and the next write may hold the CPU 20 ms)
+        super().__init__(_KEYS_POLL_MS, _KEYS_POLL_MS)
         a = board.answers
         self.stations = board.stations
         # The 74HC165 chain read by MicroPython's SoftSPI (a C loop: 64 bits

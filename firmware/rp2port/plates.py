@@ -13,12 +13,13 @@ import time
 class Placements:
     """What the readers report, shared with the box (port.py contract)."""
 
-    def __init__(self, period_ms):
+    def __init__(self, period_ms, early_ms):
         self.val = bytearray(8)
         self.seq = bytearray(8)
         self.us = array("i", [0] * 8)
         self.count = 0                  # seq bumps, all stations (idle() watches it)
         self.period_ms = period_ms
+        self.early_ms = early_ms        # poll(early=True) reads this long before it is due
         self.next_ms = time.ticks_ms()
 
     def placed(self, s, value, t_us):
@@ -34,10 +35,17 @@ class Placements:
     def read(self):
         """Read every station once (Keys, Dials)."""
 
-    def poll(self):
-        """Read the plates if a read is due."""
+    def reported_to(self, t_us):
+        """Every placement stamped at or before t_us is reported (port.py).
+        A key is reported by the read that stamps it: always."""
+        return True
+
+    def poll(self, early=False):
+        """Read the plates if a read is due (early: or due within early_ms;
+        between a save's writes, where the next write may hold the CPU past
+        the due time)."""
         now = time.ticks_ms()
-        if time.ticks_diff(now, self.next_ms) < 0:
+        if time.ticks_diff(now, self.next_ms) < (-self.early_ms if early else 0):
             return
         self.next_ms = time.ticks_add(now, self.period_ms)
         self.read()

@@ -77,6 +77,18 @@ class Rp2Port:
             self.plates.poll()
         self.buttons.poll(capture)
 
+    def between(self, capture):
+        """Between a save's flash operations (each holds the CPU: an erase
+        45-400 ms, a page 0.4-3 ms): the button ring, and the keys (at every
+        call) or the dials (when half due), so a key pressed during a save is
+        stamped there, not after it."""
+        if self.plates is not None:
+            self.plates.poll(True)
+        self.buttons.poll(capture)
+
+    def reported_to(self, t_us):
+        return self.plates is None or self.plates.reported_to(t_us)
+
     # -- piezo, clock, idle --------------------------------------------------
     def tone(self, freq):
         if freq == self.freq:
