@@ -88,7 +88,8 @@ def rp2_port(monkeypatch):
             obj.__dict__.update(attrs)
             return obj
         return make
-    monkeypatch.setattr(port, "Buttons", lambda *a: unset(Buttons, wake=Wake())())
+    monkeypatch.setattr(port, "Buttons", lambda *a: unset(Buttons, wake=Wake(),
+                                                          spare=lambda: (bytearray(4096), 2048))())
     monkeypatch.setattr(port, "Leds", unset(Leds))
     monkeypatch.setattr(port, "Usb", unset(Usb))
     yield port.Rp2Port

@@ -51,7 +51,7 @@ class Rp2Port:
         self.freq = 0
         self.duty = 32768               # the piezo drive (volume())
         self.wdt = None
-        self.usb = Usb()
+        self.usb = Usb(*self.buttons.spare())    # its queue beside the button ring
         self.write_line = self.usb.write_line
         self.read_line = self.usb.read_line
         # idle() sleeps on the sampler's interrupt or the console
