@@ -67,6 +67,10 @@ class FakeDMA:
         self.chip.read()
         return self.chip.count[self.idx] if self.idx < 2 else 0
 
+    @count.setter
+    def count(self, v):
+        self.chip.trace.append(("count", self.channel, v))
+
     @property
     def ctrl(self):
         return 0
@@ -463,3 +467,31 @@ def test_a_chattering_pin_does_not_settle_across_a_gap(pico):
         n = cap.pop(now[0])
         events += [(cap.kind[i], cap.input[i]) for i in range(n)]
     assert events == [(PRESS, 1)], events
+
+
+def test_a_long_chain_waits_for_its_whole_frame_before_the_next(pico):
+    """A board file allows 1,024 pixels a chain: a frame of 30.7 ms on the
+    wire, 31 ms with the latch. A second frame 25 ms after the first waits
+    until the first is out and latched; it used to wait only within 20 ms of
+    the last write (the 384-pixel dice chain's 11.5 ms), so it started over
+    the first, and the LEDs showed a torn frame."""
+    now = [0]
+
+    def ticks_us():
+        now[0] += 20                    # each look at the clock takes 20 us
+        return now[0]
+    clock = types.SimpleNamespace(ticks_us=ticks_us, ticks_ms=lambda: now[0] // 1000,
+                                  ticks_diff=lambda a, b: a - b, ticks_add=lambda a, b: a + b)
+    pico.monkeypatch.setattr(pico.leds, "time", clock)
+    make_buttons(pico, 1 << 20)         # the sampler's two channels first, as in the port
+    brd = types.SimpleNamespace(chains=[types.SimpleNamespace(pin=16, pixels=1024, order="GRB")],
+                                brightness=0.1, max_ma=1500)
+    pico.monkeypatch.setattr(pico.leds.pixels, "PowerLimit", lambda *a: None)
+    led = pico.leds.Leds(brd)
+    starts = []
+    pico.chip.trace = types.SimpleNamespace(append=lambda t: t[0] == "start" and starts.append(now[0]))
+    led._write(0, 0, -1)
+    now[0] += 25000
+    led._write(0, 0, -1)
+    assert len(starts) == 2
+    assert starts[1] - starts[0] >= 1024 * 3 * 10 + 300, starts
