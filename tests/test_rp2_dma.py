@@ -173,6 +173,9 @@ class Fed:
     def advance(self, t):
         pass
 
+    def time_of(self, w):
+        return w
+
     def feed(self, w, capture):
         self.words.append(w)
 
@@ -420,6 +423,9 @@ class Timed:
 
     def advance(self, t):
         pass
+
+    def time_of(self, w):
+        return self.table[w][1]
 
     def feed(self, w, capture):
         bits, t = self.table[w]

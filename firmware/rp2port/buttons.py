@@ -36,6 +36,7 @@ from rp2port.sampler import SampleDecoder
 _RING_WORDS = const(512)         # DMA ring of sampler words (2 KiB)
 _RING_BITS = const(11)           # log2 of its size in bytes
 _CHUNK = const(16)               # words copied out before the DMA's place is read again
+_KEEP = const(256)               # words kept when the reader is outpaced (poll())
 _PIO0_RXF0 = const(0x50200020)   # PIO0 RX FIFO 0 (RP2040 and RP2350)
 _DREQ_PIO0_RX0 = const(4)
 _PIO0_IRQ = const(0x50200030)    # PIO0 IRQ flags, write 1 to clear (both chips)
@@ -116,6 +117,7 @@ class Buttons:
             ch.config(read=rx, write=self.ring_addr, count=segment, ctrl=ctrl, trigger=trigger)
         self.read_pos = 0               # ring index of the next word to read
         self.unread = 0                 # words the DMA moved that poll() has not read
+        self.behind = False             # words were lost: restart the debounce at the next
         self.chunk = array("I", bytes(4 * _CHUNK))
         self.seg_ch = 0                 # channel busy at the last look (0: dma)
         self.seg_done = 0               # words of its segment it had moved then
@@ -206,43 +208,51 @@ class Buttons:
         self.seg_done = done
         self.unread += new
 
-    def _gap(self, n, capture):
-        """n words were overwritten unread: counted, and the debounce of every
-        pin pending across the gap starts again (its edges in the gap are
-        unknown: it must not settle across it)."""
+    def _lost(self, n):
+        """n words overwritten unread: counted, and the debounce of the pins
+        pending across the gap starts again at the next word read (their
+        edges in the gap are unknown: they must not settle across it)."""
         self.overruns += 1
         self.lost += n
-        capture.restart(time.ticks_us())
+        self.behind = True
 
     def poll(self, capture):
         """Feed every ring word since the last poll to the capture, in chunks:
-        each copied, then the DMA's progress read again, so a word it
-        overwrote during the copy is counted lost, never read. At most the
-        words there at the start (a chattering pin cannot hold it for ever)."""
+        each copied, then the DMA's place read again, so a word it overwrote
+        during the copy is counted lost, never read. At most the words there
+        at the start (a chattering pin cannot hold it for ever)."""
         self._moved()
         left = self.unread
+        lapped = left > _RING_WORDS
+        keep = _RING_WORDS
         ring = self.ring_all
         off = self.ring_off
         buf = self.chunk
         dec = self.decoder
         while left > 0:
-            over = self.unread - _RING_WORDS
-            if over > 0:                # lapped: skip to the oldest word still there
-                self._gap(over, capture)
-                self.read_pos = (self.read_pos + over) % _RING_WORDS
-                self.unread = _RING_WORDS
-                left -= over
-                if left <= 0:
-                    return
+            if lapped:
+                # on from the oldest word still there; lapped again in this
+                # poll, the reader is outpaced (a wire chattering faster than
+                # it reads): on from the newest _KEEP, so the gaps are few
+                n = self.unread - keep
+                if n > 0:
+                    self._lost(n)
+                    self.read_pos = (self.read_pos + n) % _RING_WORDS
+                    self.unread -= n
+                    left -= n
+                keep = _KEEP
+                lapped = False
+                continue
             pos = self.read_pos
             k = min(left, _CHUNK)
             for j in range(k):
                 buf[j] = ring[off + (pos + j) % _RING_WORDS]
             self._moved()
-            j = self.unread - _RING_WORDS   # of those, the DMA overwrote the first j
+            j = self.unread - _RING_WORDS   # the DMA overwrote the first j of those
             if j > 0:
                 j = min(j, k)
-                self._gap(j, capture)
+                self._lost(j)
+                lapped = True
             else:
                 j = 0
             self.read_pos = (pos + k) % _RING_WORDS
@@ -250,8 +260,13 @@ class Buttons:
             left -= k
             dec.advance(time.ticks_us())
             while j < k:
+                if self.behind:
+                    self.behind = False
+                    capture.restart(dec.time_of(buf[j]))
                 dec.feed(buf[j], capture)
                 j += 1
+        if self.behind:                 # no word after the gap yet
+            capture.restart(time.ticks_us())
 
     def changed(self):
         """Words came since the last poll (then the core must not sleep)."""

@@ -158,8 +158,11 @@ class Rp2Port:
                 self.out_waiting = waiting
                 self.sleeper.modify(sys.stdout, select.POLLOUT if waiting else 0)
             # the sampler's interrupt is on only for the sleep (a chattering pin
-            # would raise it for every word): flag cleared, interrupt on, then
-            # the ring checked, so a word from now on wakes the core
+            # would raise it for every word): words waiting already, no sleep
+            # (and no interrupt); else flag cleared, interrupt on, then the
+            # ring checked again, so a word from now on wakes the core
+            if buttons.changed():
+                return
             wake.up = False
             buttons.irq_on()
             if buttons.changed():
