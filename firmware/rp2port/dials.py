@@ -46,14 +46,20 @@ class Dials(Placements):
         while this one is stored, and only what is left of it is waited.
         Then judge the whole scan (scan())."""
         n = self.stations
+        adc = self.adc
+        a, b, c = self.sel
         for s in range(n):
             # (a negative difference: a stamp from minutes ago, long settled)
             while 0 <= time.ticks_diff(time.ticks_us(), self.switched) < _DIAL_SETTLE_US:
                 pass
-            self.adc.read_u16()                 # the ADC's own sample cap settles too
-            self.raw[s] = self.adc.read_u16() >> 13
+            adc.read_u16()                      # the ADC's own sample cap settles too
+            self.raw[s] = adc.read_u16() >> 13
             self.raw_us[s] = time.ticks_us()
-            self._select((s + 1) % n)           # the next one settles meanwhile
+            k = s + 1 if s + 1 < n else 0       # the next one settles meanwhile
+            a.value(k & 1)
+            b.value((k >> 1) & 1)
+            c.value(k >> 2)
+            self.switched = time.ticks_us()
         self.scan()
 
     def _select(self, s):
