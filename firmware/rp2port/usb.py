@@ -78,13 +78,16 @@ class Usb:
         call); one byte never waits when the CDC buffer has room."""
         sent = 0
         one = self.one
+        out = self.out
+        base = self.out_base
+        wrap = self.out_wrap
         while self.out_len and sent < _OUT_BURST:
             ready = False
             for _ in self.writable.ipoll(0):
                 ready = True
             if not ready:
                 return
-            one[0] = self.out[(self.out_base + self.out_head) & self.out_wrap]
+            one[0] = out[(base + self.out_head) & wrap]
             self.stdout.write(one)
             self.out_head = (self.out_head + 1) % _OUT_BYTES
             self.out_len -= 1
