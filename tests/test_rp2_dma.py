@@ -208,9 +208,9 @@ def make_buttons(pico, segment, mcu="rp2040"):
 def test_segment_switch_between_the_two_register_reads_loses_no_word(pico, seed):
     """Words arrive between any two register reads of poll() and
     changed(), often across a segment boundary (a segment of one ring, so the
-    channels switch every 256 words): every word reaches the decoder exactly
+    channels switch every 512 words): every word reaches the decoder exactly
     once, in order, never an old one again. Before the fix (count read before
-    active()), a switch between the reads replayed 256 old words as new and
+    active()), a switch between the reads replayed a ring of old words as new and
     then ignored a whole segment."""
     rng = random.Random(seed)
     b = make_buttons(pico, RING)
@@ -243,7 +243,7 @@ def test_segment_switch_between_the_two_register_reads_loses_no_word(pico, seed)
 
 
 def test_a_lap_of_whole_segments_between_two_polls_is_an_overrun_not_a_freeze(pico):
-    """The soak's 256-word segment: a chattering wire pushes two segments and
+    """The soak's one-ring segment: a chattering wire pushes two segments and
     a bit between two polls (a flash erase holds the CPU), so the channel
     read last is busy again, behind where it was. The port says an overrun
     and reads on: the newest ring of words, in order, and every word after
@@ -501,3 +501,23 @@ def test_a_long_chain_waits_for_its_whole_frame_before_the_next(pico):
     led._write(0, 0, -1)
     assert len(starts) == 2
     assert starts[1] - starts[0] >= 1024 * 3 * 10 + 300, starts
+
+
+@pytest.mark.parametrize("at", [0x20001000, 0x20001010, 0x200013F0, 0x20001400, 0x200017F0])
+def test_the_usb_queue_beside_the_ring_never_touches_it(pico, at):
+    """The ring's block is twice the ring (the DMA needs the ring aligned to
+    its size, wherever the heap puts the block); the USB console's 2 KiB
+    queue of log lines lives in the half the ring does not use, round the
+    block's end. Wherever the block lands, no byte of the queue is a byte
+    the DMA writes, and the queue has its whole 2 KiB."""
+    from rp2port import usb
+    pico.monkeypatch.setattr(pico.buttons.uctypes, "addressof", lambda a: at)
+    b = pico.buttons.Buttons(board(), 0, 1 << 20)
+    pico.monkeypatch.setattr(pico.buttons.uctypes, "bytearray_at",
+                             lambda addr, n: memoryview(b.ring_all).cast("B")[:n], raising=False)
+    store, base = b.spare()
+    ring = set(range(4 * b.ring_off, 4 * b.ring_off + 4 * RING))
+    assert (at + 4 * b.ring_off) % (4 * RING) == 0          # the DMA's alignment
+    queue = [(base + i) & (len(store) - 1) for i in range(usb._OUT_BYTES)]
+    assert len(set(queue)) == usb._OUT_BYTES and not ring & set(queue)
+    assert len(store) == 8 * RING
