@@ -25,10 +25,6 @@ class Usb:
     def __init__(self, store=None, base=0):
         self.serial = select.poll()
         self.serial.register(sys.stdin, select.POLLIN)
-        if store is not None and len(store) < 2 * _OUT_BYTES:
-            # the store is the button ring's block: the ring has the other half
-            raise ValueError("%d bytes beside the button ring; the USB queue needs %d"
-                             % (len(store) // 2, _OUT_BYTES))
         self.out = store if store is not None else bytearray(_OUT_BYTES)
         self.out_base = base
         self.out_wrap = len(self.out) - 1
