@@ -190,14 +190,15 @@ emu: $(STAMP) emu-deps emu2350-deps
 test-emu: $(STAMP) emu-deps emu2350-deps
 	$(PY) -m pytest -q -n 3 --dist worksteal tests/emu tests/emu2350
 
-# random play, chattering pins, saves and power cuts on pico-8p with a 256-word
-# DMA segment; stops at MINUTES emulated or WALL_MINUTES of wall time
+# random play, chattering pins, saves and power cuts on pico-8p with a 512-word
+# DMA segment (one ring), random SEED; stops at MINUTES emulated or WALL_MINUTES of wall time
 # (make test runs one emulated minute: tests/emu/test_emu_soak.py)
 MINUTES      ?= 120
 WALL_MINUTES ?= 30
+SEED         ?= 1
 soak: $(STAMP) emu-deps
 	@mkdir -p build
-	$(PY) -m emu.soak --minutes $(MINUTES) --wall-minutes $(WALL_MINUTES) --json build/soak.json --log build/soak.log
+	$(PY) -m emu.soak --minutes $(MINUTES) --wall-minutes $(WALL_MINUTES) --seed $(SEED) --json build/soak.json --log build/soak.log
 
 BOARD      ?= pico-4p
 PORT       ?= auto

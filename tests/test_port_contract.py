@@ -80,6 +80,7 @@ def rp2_port(monkeypatch):
     from rp2port.usb import Usb
     clock = types.SimpleNamespace(ticks_ms=lambda: 0, ticks_us=lambda: 0)
     monkeypatch.setattr(plates, "time", clock)         # CPython's time has no ticks_ms
+    monkeypatch.setattr(importlib.import_module("rp2port.dials"), "time", clock)
     monkeypatch.setattr(port, "select", Anything())
 
     def unset(cls, **attrs):
@@ -88,7 +89,8 @@ def rp2_port(monkeypatch):
             obj.__dict__.update(attrs)
             return obj
         return make
-    monkeypatch.setattr(port, "Buttons", lambda *a: unset(Buttons, wake=Wake())())
+    monkeypatch.setattr(port, "Buttons", lambda *a: unset(Buttons, wake=Wake(),
+                                                          spare=lambda: (bytearray(4096), 2048))())
     monkeypatch.setattr(port, "Leds", unset(Leds))
     monkeypatch.setattr(port, "Usb", unset(Usb))
     yield port.Rp2Port

@@ -17,7 +17,7 @@ from array import array
 
 import pytest
 
-RING = 256          # buttons._RING_WORDS
+RING = 512          # buttons._RING_WORDS
 
 
 class Chip:
@@ -66,6 +66,10 @@ class FakeDMA:
     def count(self):
         self.chip.read()
         return self.chip.count[self.idx] if self.idx < 2 else 0
+
+    @count.setter
+    def count(self, v):
+        self.chip.trace.append(("count", self.channel, v))
 
     @property
     def ctrl(self):
@@ -169,8 +173,24 @@ class Fed:
     def advance(self, t):
         pass
 
+    def time_of(self, w):
+        return w
+
     def feed(self, w, capture):
         self.words.append(w)
+
+
+class Restarts:
+    """The capture, as far as the ring's reader calls it itself: a gap."""
+
+    def __init__(self):
+        self.at = []
+
+    def restart(self, t):
+        self.at.append(t)
+
+
+CAP = Restarts()
 
 
 def make_buttons(pico, segment, mcu="rp2040"):
@@ -188,9 +208,9 @@ def make_buttons(pico, segment, mcu="rp2040"):
 def test_segment_switch_between_the_two_register_reads_loses_no_word(pico, seed):
     """Words arrive between any two register reads of poll() and
     changed(), often across a segment boundary (a segment of one ring, so the
-    channels switch every 256 words): every word reaches the decoder exactly
+    channels switch every 512 words): every word reaches the decoder exactly
     once, in order, never an old one again. Before the fix (count read before
-    active()), a switch between the reads replayed 256 old words as new and
+    active()), a switch between the reads replayed a ring of old words as new and
     then ignored a whole segment."""
     rng = random.Random(seed)
     b = make_buttons(pico, RING)
@@ -214,16 +234,16 @@ def test_segment_switch_between_the_two_register_reads_loses_no_word(pico, seed)
             was = b.changed()
             if not was:                 # words that came before the call were seen
                 assert before == len(b.decoder.words), (before, len(b.decoder.words))
-        b.poll(None)
+        b.poll(CAP)
         assert b.overruns == 0
     chip.hook = None
-    b.poll(None)
+    b.poll(CAP)
     assert b.decoder.words == sent
     assert len(sent) > 20 * RING        # both channels switched dozens of times
 
 
 def test_a_lap_of_whole_segments_between_two_polls_is_an_overrun_not_a_freeze(pico):
-    """The soak's 256-word segment: a chattering wire pushes two segments and
+    """The soak's one-ring segment: a chattering wire pushes two segments and
     a bit between two polls (a flash erase holds the CPU), so the channel
     read last is busy again, behind where it was. The port says an overrun
     and reads on: the newest ring of words, in order, and every word after
@@ -239,14 +259,14 @@ def test_a_lap_of_whole_segments_between_two_polls_is_an_overrun_not_a_freeze(pi
             sent.append(len(sent) + 1)
             chip.push(sent[-1])
     words(200)
-    b.poll(None)
+    b.poll(CAP)
     assert b.decoder.words == sent and b.overruns == 0
     words(2 * RING - 50)                # the same channel again, at 150 < 200
-    b.poll(None)
+    b.poll(CAP)
     assert b.overruns == 1 and b.lost == 2 * RING - 50 - RING
     assert b.decoder.words[200:] == sent[-RING:]     # the newest ring, oldest first
     words(3)                            # a press after it: read at once
-    b.poll(None)
+    b.poll(CAP)
     assert b.decoder.words[-3:] == sent[-3:]
 
 
@@ -315,3 +335,189 @@ def test_the_ring_is_allocated_without_a_list(pico):
     b = make_buttons(pico, 1 << 20)
     assert isinstance(b.ring_all, array) and len(b.ring_all) == 2 * RING
     assert b.ring_all.itemsize == 4 and not any(b.ring_all)
+
+
+class DmaDuringReads(list):
+    """The ring, read while the DMA writes on: each word the CPU reads may let
+    the chip push more (the copy out of the ring takes microseconds a word)."""
+
+    def __init__(self, n):
+        super().__init__([0] * n)
+        self.hook = None
+
+    def __getitem__(self, i):
+        if self.hook is not None:
+            self.hook()
+        return list.__getitem__(self, i)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_words_the_dma_overwrites_during_the_copy_are_lost_not_read(pico, seed):
+    """A chattering wire while the CPU was held: the ring is (nearly) full and
+    the DMA keeps writing while the reader copies words out, so the oldest
+    are overwritten under it. Every word the decoder gets is one that was
+    sent, in order, never a newer word read in an older one's place, and
+    every word not read is counted lost (sent = read + lost). Before the
+    re-check after the copy, the reader took the overwritten words for old
+    ones (out of order) and counted only the lap it saw at the start."""
+    rng = random.Random(seed)
+    b = make_buttons(pico, 1 << 20)
+    chip = pico.chip
+    ring = DmaDuringReads(2 * RING)
+    b.ring_all = chip.ring = ring
+    sent = []
+
+    def words(n):
+        for _ in range(n):
+            sent.append(len(sent) + 1)
+            chip.push(sent[-1])
+
+    def writes_on():                    # the DMA while the CPU copies
+        if rng.random() < 0.4:
+            words(rng.choice((1, 2, 3)))
+    ring.hook = writes_on
+    for _ in range(60):
+        words(rng.randrange(RING - 40, 3 * RING))   # around a ring or laps of it
+        b.poll(CAP)
+    ring.hook = None
+    for _ in range(4):                  # the DMA stops: the rest comes in order
+        b.poll(CAP)
+    got = b.decoder.words
+    assert got == sorted(set(got)), "a word read out of order or twice"
+    assert set(got) <= set(sent)
+    assert len(sent) == len(got) + b.lost, (len(sent), len(got), b.lost)
+    assert b.overruns >= 60 and got[-1] == sent[-1]
+
+
+def test_a_segment_finished_between_the_reads_lets_the_core_sleep(pico):
+    """The busy channel finishes its segment between active() and its count:
+    the poll sees channel 0 with its whole segment moved, then channel 1 with
+    nothing. That is no word: changed() is false and the core may sleep. It
+    stayed true (the state was never taken) until the next press, so a box
+    left at that point never slept again."""
+    b = make_buttons(pico, RING)
+    chip = pico.chip
+    for w in range(RING - 1):
+        chip.push(w + 1)
+    b.poll(CAP)
+    reads = []
+
+    def last_word_between_the_reads():
+        reads.append(1)
+        if len(reads) == 2:             # after active(), before the count
+            chip.push(RING)
+    chip.hook = last_word_between_the_reads
+    b.poll(CAP)
+    chip.hook = None
+    assert b.decoder.words[-1] == RING
+    assert not b.changed()
+    b.poll(CAP)
+    assert not b.changed() and len(b.decoder.words) == RING
+
+
+class Timed:
+    """A decoder for words that are indexes into a table of (bits, t_us)."""
+
+    def __init__(self, table):
+        self.table = table
+
+    def advance(self, t):
+        pass
+
+    def time_of(self, w):
+        return self.table[w][1]
+
+    def feed(self, w, capture):
+        bits, t = self.table[w]
+        capture.sample(bits, t)
+
+
+def test_a_chattering_pin_does_not_settle_across_a_gap(pico):
+    """A loose wire chatters (an edge every 24 us) through a 100 ms flash
+    erase: the ring keeps the last 12 ms of it, the rest is lost. The
+    wire's last edge seen before the gap is 100 ms old, so without a restart
+    of its debounce the first word after the gap "settled" it: a phantom
+    press, then a phantom release when it stopped. Its debounce starts again
+    after the gap: no event from the wire, while a real press after it
+    counts."""
+    from cheesebox.capture import PRESS, Capture
+    now = [0]
+    pico.monkeypatch.setattr(pico.buttons, "time", types.SimpleNamespace(ticks_us=lambda: now[0]))
+    b = make_buttons(pico, 1 << 20)
+    chip = pico.chip
+    table = [(0, 0)]
+    b.decoder = Timed(table)
+    cap = Capture(2, 12000, random.Random(1), 2000)
+
+    def word(bits, t):
+        table.append((bits, t))
+        chip.push(len(table) - 1)
+    word(1, 1000)                       # the wire's first edge: pin 0 reads pressed
+    now[0] = 1100
+    b.poll(cap)
+    t = 1000
+    for k in range(4200):               # 100 ms of chatter, the CPU held
+        t += 24
+        word(k % 2, t)                  # ends pressed
+    now[0] = t + 50
+    b.poll(cap)
+    assert b.overruns == 1 and b.lost == 4201 - 1 - RING
+    events = []
+    n = cap.pop(now[0])
+    events += [(cap.kind[i], cap.input[i]) for i in range(n)]
+    word(0, t + 100)                    # the wire lets go for good
+    word(2, t + 5000)                   # a player presses buzzer 2
+    for step in range(1, 40):
+        now[0] = t + 5000 + step * 1000
+        b.poll(cap)
+        n = cap.pop(now[0])
+        events += [(cap.kind[i], cap.input[i]) for i in range(n)]
+    assert events == [(PRESS, 1)], events
+
+
+def test_a_long_chain_waits_for_its_whole_frame_before_the_next(pico):
+    """A board file allows 1,024 pixels a chain: a frame of 30.7 ms on the
+    wire, 31 ms with the latch. A second frame 25 ms after the first waits
+    until the first is out and latched; it used to wait only within 20 ms of
+    the last write (the 384-pixel dice chain's 11.5 ms), so it started over
+    the first, and the LEDs showed a torn frame."""
+    now = [0]
+
+    def ticks_us():
+        now[0] += 20                    # each look at the clock takes 20 us
+        return now[0]
+    clock = types.SimpleNamespace(ticks_us=ticks_us, ticks_ms=lambda: now[0] // 1000,
+                                  ticks_diff=lambda a, b: a - b, ticks_add=lambda a, b: a + b)
+    pico.monkeypatch.setattr(pico.leds, "time", clock)
+    make_buttons(pico, 1 << 20)         # the sampler's two channels first, as in the port
+    brd = types.SimpleNamespace(chains=[types.SimpleNamespace(pin=16, pixels=1024, order="GRB")],
+                                brightness=0.1, max_ma=1500)
+    pico.monkeypatch.setattr(pico.leds.pixels, "PowerLimit", lambda *a: None)
+    led = pico.leds.Leds(brd)
+    starts = []
+    pico.chip.trace = types.SimpleNamespace(append=lambda t: t[0] == "start" and starts.append(now[0]))
+    led._write(0, 0, -1)
+    now[0] += 25000
+    led._write(0, 0, -1)
+    assert len(starts) == 2
+    assert starts[1] - starts[0] >= 1024 * 3 * 10 + 300, starts
+
+
+@pytest.mark.parametrize("at", [0x20001000, 0x20001010, 0x200013F0, 0x20001400, 0x200017F0])
+def test_the_usb_queue_beside_the_ring_never_touches_it(pico, at):
+    """The ring's block is twice the ring (the DMA needs the ring aligned to
+    its size, wherever the heap puts the block); the USB console's 2 KiB
+    queue of log lines lives in the half the ring does not use, round the
+    block's end. Wherever the block lands, no byte of the queue is a byte
+    the DMA writes, and the queue has its whole 2 KiB."""
+    from rp2port import usb
+    pico.monkeypatch.setattr(pico.buttons.uctypes, "addressof", lambda a: at)
+    b = pico.buttons.Buttons(board(), 0, 1 << 20)
+    pico.monkeypatch.setattr(pico.buttons.uctypes, "bytearray_at",
+                             lambda addr, n: memoryview(b.ring_all).cast("B")[:n], raising=False)
+    store, base = b.spare()
+    ring = set(range(4 * b.ring_off, 4 * b.ring_off + 4 * RING))
+    assert (at + 4 * b.ring_off) % (4 * RING) == 0          # the DMA's alignment
+    queue = [(base + i) & (len(store) - 1) for i in range(usb._OUT_BYTES)]
+    assert len(set(queue)) == usb._OUT_BYTES and not ring & set(queue)
+    assert len(store) == 8 * RING

@@ -4,6 +4,7 @@ RP2350 datasheets (the emulated Pico 2, tests/emu2350, runs them too; these chec
 Read from the source (the port imports machine and rp2, which CPython lacks).
 """
 import ast
+import math
 import os
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -57,5 +58,10 @@ def test_answer_reads_meet_the_rulings():
     # keys read at most 10 ms apart, dials at most 5 ms apart (INTERPRETATION.md)
     assert PORT["KEYS_POLL_MS"] < 10
     assert PORT["DIALS_POLL_MS"] < 5
-    # the dial settle wait: 1 nF on COM with the ladder's ~4 kOhm: tau ~4 us, 15 tau
-    assert PORT["DIAL_SETTLE_US"] >= 15 * 4
+    # the dial settle wait: 1 nF on COM behind the ladder's 4 kOhm at most and
+    # the 4051's ~1 kOhm: tau 5 us. The widest step (tap 0 to tap 7, 14/16 of
+    # 3.3 V) must be left within an eighth of the half band each tap has on
+    # either side (1/16 of 3.3 V): 5 tau (25 us) leaves 0.6 % of 3.3 V
+    tau_us = 5.0
+    assert PORT["DIAL_SETTLE_US"] >= 5 * tau_us
+    assert 14 / 16 * math.exp(-PORT["DIAL_SETTLE_US"] / tau_us) < 1 / 16 / 8

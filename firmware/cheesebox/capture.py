@@ -31,7 +31,10 @@ _NONE = const(-1)
 RELEASE = const(0)
 PRESS = const(1)
 _MAX_INPUTS = const(16)
-_QUEUE = const(32)
+# confirmed events waiting for pop(): 8 players pressing 3 times each during a
+# 400 ms flash erase are 48 (the port reads the buttons between a save's
+# flash operations, the box pops only after the save)
+_QUEUE = const(64)
 _NOISE_WINDOWS = const(4)   # pending longer than 4 debounce windows: noise
 
 
@@ -79,6 +82,18 @@ class Capture:
                     self.pending |= 1 << i
                     self.first[i] = t_us
             changed >>= 1
+            i += 1
+
+    def restart(self, t_us):
+        """Samples were lost before t_us (the port's ring overran): a pin
+        pending then may have changed in the gap, so its debounce starts
+        again at t_us; it must not settle across a gap it was not seen in."""
+        p = self.pending
+        i = 0
+        while p:
+            if p & 1:
+                self.last[i] = t_us
+            p >>= 1
             i += 1
 
     def next_deadline(self, now_us):

@@ -3,7 +3,7 @@
 A PIO state machine samples the whole button window (buzzers and ROLL,
 consecutive GPIOs, pulled up) every 16 us and pushes one word when the
 snapshot changes: (loop counter << W) | snapshot (sampler.py decodes it).
-Two DMA channels drain its RX FIFO into a 256-word ring in RAM.
+Two DMA channels drain its RX FIFO into a 512-word ring in RAM.
 
 Why this design and not GPIO interrupts:
 - the rp2 port serves GPIO interrupts one handler after another in pin
@@ -30,11 +30,13 @@ from cheesebox import run_once
 from rp2port.sampler import SampleDecoder
 
 # The ring holds every word of one flash operation at the W25Q16JV's maximum
-# (a 4 KiB erase, 400 ms, the CPU held): 8 buzzers pressed and let go, each
-# edge bouncing, push about 8 x 2 x 8 = 128 words; a save reads the ring
-# between its flash operations (Store.between), so no save needs more.
-_RING_WORDS = const(256)         # DMA ring of sampler words (1 KiB)
-_RING_BITS = const(10)           # log2 of its size in bytes
+# (a 4 KiB erase, 400 ms, the CPU held): 8 players pressing 3 times each,
+# every edge bouncing 4 times, push 24 x 2 x 9 = 432 words; a save reads the
+# ring between its flash operations (Store.between), so no save needs more.
+_RING_WORDS = const(512)         # DMA ring of sampler words (2 KiB)
+_RING_BITS = const(11)           # log2 of its size in bytes
+_CHUNK = const(16)               # words copied out before the DMA's place is read again
+_KEEP = const(256)               # words kept when the reader is outpaced (poll())
 _PIO0_RXF0 = const(0x50200020)   # PIO0 RX FIFO 0 (RP2040 and RP2350)
 _DREQ_PIO0_RX0 = const(4)
 _PIO0_IRQ = const(0x50200030)    # PIO0 IRQ flags, write 1 to clear (both chips)
@@ -82,11 +84,15 @@ class Buttons:
         # floating unused pin would make spurious sampler words
         for g in range(base, base + width):
             machine.Pin(g, machine.Pin.IN, machine.Pin.PULL_UP)
+        if segment % _RING_WORDS:       # each channel must start where the other stopped
+            raise ValueError("a DMA segment of %d words is not a multiple of the %d-word ring"
+                             % (segment, _RING_WORDS))
         self.segment = segment
         self.overruns = 0               # times the ring lapped the reader
         self.lost = 0                   # words it overwrote unread
-        # a ring aligned to its size, as the DMA ring mode needs (from raw
-        # zero bytes: no list of 512 ints on the heap at boot)
+        # a ring aligned to its size, as the DMA ring mode needs, in a block of
+        # twice its size (from raw zero bytes: no list of 1,024 ints on the
+        # heap at boot); the other half, round the block's end, is spare()
         self.ring_all = array("I", bytes(8 * _RING_WORDS))
         addr = uctypes.addressof(self.ring_all)
         self.ring_off = ((-addr) % (_RING_WORDS * 4)) // 4
@@ -110,8 +116,11 @@ class Buttons:
             self.ctrl[i] = ctrl
             ch.config(read=rx, write=self.ring_addr, count=segment, ctrl=ctrl, trigger=trigger)
         self.read_pos = 0               # ring index of the next word to read
-        self.seg_ch = 0                 # channel that was busy at the last poll (0: dma)
-        self.seg_done = 0               # words of that channel's segment read so far
+        self.unread = 0                 # words the DMA moved that poll() has not read
+        self.behind = False             # words were lost: restart the debounce at the next
+        self.chunk = array("I", bytes(4 * _CHUNK))
+        self.seg_ch = 0                 # channel busy at the last look (0: dma)
+        self.seg_done = 0               # words of its segment it had moved then
         self.now_ch = 0                 # progress(): the channel busy now
         self.now_done = 0               # and the words of its segment it has moved
         self.wake = Wake()
@@ -130,6 +139,13 @@ class Buttons:
         t0 = time.ticks_us()
         self.sm.active(1)
         self.decoder = SampleDecoder(board.input_pins(), base, width, t0)
+
+    def spare(self):
+        """The ring's block as bytes, and where its 2 KiB that the ring does
+        not use begin (they go on round the block's end): the USB console's
+        queue lives there instead of in a 2 KiB of its own."""
+        return (uctypes.bytearray_at(uctypes.addressof(self.ring_all), 8 * _RING_WORDS),
+                (self.ring_off + _RING_WORDS) * 4 % (8 * _RING_WORDS))
 
     def irq_on(self):
         """The sampler's words wake the core (idle() is about to sleep). A flag
@@ -174,44 +190,85 @@ class Buttons:
             self.now_ch = 1
             self.now_done = self.segment - self.dma2.count  # pyright: ignore[reportAttributeAccessIssue]
 
-    def poll(self, capture):
-        """Feed every ring word since the last poll to the capture."""
+    def _moved(self):
+        """Count the words the DMA moved since the last call into unread (and
+        take its place as seen: a state left unseen, such as the previous
+        channel at the end of its segment, would keep changed() true and the
+        core awake). A channel seen last busy again behind its old place
+        means the pair went round whole segments unseen (only a small test
+        segment: 2^20 words take 16 s of chattering)."""
         self.progress()
         ch = self.now_ch
         done = self.now_done
         seg = self.segment
-        if ch == self.seg_ch:
-            new = done - self.seg_done
-        else:                                    # the other channel took over
-            new = seg - self.seg_done + done
-        if new == 0:
-            return
+        new = done - self.seg_done if ch == self.seg_ch else seg - self.seg_done + done
+        if new < 0:
+            new += 2 * seg
         self.seg_ch = ch
         self.seg_done = done
-        if new < 0 or new > _RING_WORDS:
-            # the ring lapped us: keep the newest words, from the oldest still
-            # there (the writer's place: segments are whole rings). new < 0:
-            # the channel seen last is busy again behind where it was, so the
-            # pair went round whole segments unseen (possible only with a
-            # small test segment: 2^20 words take 16 s of chattering); were
-            # that not taken as a lap, every word would be ignored until the
-            # count passed the old place again
-            self.overruns += 1
-            self.lost += (new if new > 0 else new + 2 * seg) - _RING_WORDS
-            self.read_pos = done % _RING_WORDS
-            new = _RING_WORDS
-        dec = self.decoder
-        dec.advance(time.ticks_us())
+        self.unread += new
+
+    def _lost(self, n):
+        """n words overwritten unread: counted, and the debounce of the pins
+        pending across the gap starts again at the next word read (their
+        edges in the gap are unknown: they must not settle across it)."""
+        self.overruns += 1
+        self.lost += n
+        self.behind = True
+
+    def poll(self, capture):
+        """Feed every ring word since the last poll to the capture, in chunks:
+        each copied, then the DMA's place read again, so a word it overwrote
+        during the copy is counted lost, never read. At most the words there
+        at the start (a chattering pin cannot hold it for ever)."""
+        self._moved()
+        left = self.unread
+        lapped = left > _RING_WORDS
+        keep = _RING_WORDS
         ring = self.ring_all
         off = self.ring_off
-        pos = self.read_pos
-        for _ in range(new):
-            dec.feed(ring[off + pos], capture)
-            pos = (pos + 1) % _RING_WORDS
-        self.read_pos = pos
+        buf = self.chunk
+        dec = self.decoder
+        while left > 0:
+            if lapped:
+                # on from the oldest word still there; lapped again in this
+                # poll, the reader is outpaced (a wire chattering faster than
+                # it reads): on from the newest _KEEP, so the gaps are few
+                n = self.unread - keep
+                if n > 0:
+                    self._lost(n)
+                    self.read_pos = (self.read_pos + n) % _RING_WORDS
+                    self.unread -= n
+                    left -= n
+                keep = _KEEP
+                lapped = False
+                continue
+            pos = self.read_pos
+            k = min(left, _CHUNK)
+            for j in range(k):
+                buf[j] = ring[off + (pos + j) % _RING_WORDS]
+            self._moved()
+            j = self.unread - _RING_WORDS   # the DMA overwrote the first j of those
+            if j > 0:
+                j = min(j, k)
+                self._lost(j)
+                lapped = True
+            else:
+                j = 0
+            self.read_pos = (pos + k) % _RING_WORDS
+            self.unread -= k
+            left -= k
+            dec.advance(time.ticks_us())
+            while j < k:
+                if self.behind:
+                    self.behind = False
+                    capture.restart(dec.time_of(buf[j]))
+                dec.feed(buf[j], capture)
+                j += 1
+        if self.behind:                 # no word after the gap yet
+            capture.restart(time.ticks_us())
 
     def changed(self):
-        """Words came since the last poll (then the core must not sleep).
-        Reads in progress()'s race-free order."""
-        self.progress()
-        return self.now_ch != self.seg_ch or self.now_done != self.seg_done
+        """Words came since the last poll (then the core must not sleep)."""
+        self._moved()
+        return self.unread > 0

@@ -138,10 +138,13 @@ class Leds:
         Waits only if this chain's previous frame is still going out."""
         dma = self.led_dma[ci]
         buf = self.wire[ci]
-        if time.ticks_diff(time.ticks_ms(), self.led_ms[ci]) < 20:
-            # the last frame went out less than 20 ms ago (11.5 ms is the
-            # longest): wait until it is out and latched. (Only then: an old
-            # ticks_us stamp compared after 9 minutes would read as future.)
+        if time.ticks_diff(time.ticks_ms(), self.led_ms[ci]) <= \
+                (len(buf) * _US_PER_BYTE + _LATCH_US) // 1000 + 1:
+            # the last frame may still be on the wire (this chain's frame and
+            # latch, and a ms for the ms clock's steps: 11.8 ms for 384 pixels,
+            # 31 ms for the 1,024 a board file allows): wait until it is out
+            # and latched. (Only then: an old ticks_us stamp compared after 9
+            # minutes would read as future.)
             while dma.active() or time.ticks_diff(self.led_free[ci], time.ticks_us()) > 0:
                 pass
         ri, gi, bi = self.orders[ci]

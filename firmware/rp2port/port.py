@@ -51,7 +51,7 @@ class Rp2Port:
         self.freq = 0
         self.duty = 32768               # the piezo drive (volume())
         self.wdt = None
-        self.usb = Usb()
+        self.usb = Usb(*self.buttons.spare())    # its queue beside the button ring
         self.write_line = self.usb.write_line
         self.read_line = self.usb.read_line
         # idle() sleeps on the sampler's interrupt or the console
@@ -170,8 +170,11 @@ class Rp2Port:
                 self.out_waiting = waiting
                 self.sleeper.modify(sys.stdout, select.POLLOUT if waiting else 0)
             # the sampler's interrupt is on only for the sleep (a chattering pin
-            # would raise it for every word): flag cleared, interrupt on, then
-            # the ring checked, so a word from now on wakes the core
+            # would raise it for every word): words waiting already, no sleep
+            # (and no interrupt); else flag cleared, interrupt on, then the
+            # ring checked again, so a word from now on wakes the core
+            if buttons.changed():
+                return
             wake.up = False
             buttons.irq_on()
             if buttons.changed():

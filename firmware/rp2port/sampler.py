@@ -59,10 +59,19 @@ class SampleDecoder:
                 raise ValueError("GP%d is outside the button window GP%d-GP%d"
                                  % (pins[i], base, base + width - 1))
             self.shift[i] = pins[i] - base
-        # snapshot -> capture bits, one lookup per word (2**width entries)
-        self.lut = array("H", [0] * (1 << width))
-        for snap in range(1 << width):
-            self.lut[snap] = self._map(snap ^ self.snap_mask if active_low else snap)
+        # snapshot -> capture bits, two lookups per word: one table for the
+        # window's low half, one for its high half (2 x 2**6 entries at most,
+        # not 2**width: 8 KiB for a 12-pin window)
+        self.lo_bits = (width + 1) // 2
+        self.lo_mask = (1 << self.lo_bits) - 1
+        hi_bits = width - self.lo_bits
+        flip = self.snap_mask if active_low else 0
+        self.lo = array("H", bytes(2 << self.lo_bits))
+        for snap in range(1 << self.lo_bits):
+            self.lo[snap] = self._map((snap ^ flip) & self.lo_mask)
+        self.hi = array("H", bytes(2 << hi_bits))
+        for snap in range(1 << hi_bits):
+            self.hi[snap] = self._map(((snap << self.lo_bits) ^ flip) & ~self.lo_mask & self.snap_mask)
         self.t0 = t_start_us       # ticks_us when the sampler's loop 0 began
         self.anchor_n = 0          # loop count of the loop running at anchor_t (mod 2**K)
         self.anchor_t = t_start_us # start of that loop
@@ -86,7 +95,7 @@ class SampleDecoder:
 
     def bits_of(self, word):
         """Capture input bits (1 = pressed) from a word's snapshot."""
-        return self.lut[word & self.snap_mask]
+        return self.lo[word & self.lo_mask] | self.hi[(word & self.snap_mask) >> self.lo_bits]
 
     def _map(self, snap):
         bits = 0

@@ -17,10 +17,17 @@ _TOO_LONG = const(2)
 
 
 class Usb:
-    def __init__(self):
+    """store, base: where the queue of lines out lives: _OUT_BYTES bytes of
+    store from base on, round its end (its length a power of two). The port
+    gives it the 2 KiB beside the button ring that the ring's alignment
+    leaves over (buttons.py), so the queue costs no heap of its own."""
+
+    def __init__(self, store=None, base=0):
         self.serial = select.poll()
         self.serial.register(sys.stdin, select.POLLIN)
-        self.out = bytearray(_OUT_BYTES)
+        self.out = store if store is not None else bytearray(_OUT_BYTES)
+        self.out_base = base
+        self.out_wrap = len(self.out) - 1
         self.out_head = 0               # next byte to send
         self.out_len = 0                # bytes queued
         self.out_dropped = 0            # lines dropped while the queue was full
@@ -56,10 +63,13 @@ class Usb:
         if self.out_len + n > _OUT_BYTES:
             return False
         tail = (self.out_head + self.out_len) % _OUT_BYTES
+        out = self.out
+        base = self.out_base
+        wrap = self.out_wrap
         for b in data:
-            self.out[tail] = b
+            out[(base + tail) & wrap] = b
             tail = (tail + 1) % _OUT_BYTES
-        self.out[tail] = 10
+        out[(base + tail) & wrap] = 10
         self.out_len += n
         return True
 
@@ -68,13 +78,16 @@ class Usb:
         call); one byte never waits when the CDC buffer has room."""
         sent = 0
         one = self.one
+        out = self.out
+        base = self.out_base
+        wrap = self.out_wrap
         while self.out_len and sent < _OUT_BURST:
             ready = False
             for _ in self.writable.ipoll(0):
                 ready = True
             if not ready:
                 return
-            one[0] = self.out[self.out_head]
+            one[0] = out[(base + self.out_head) & wrap]
             self.stdout.write(one)
             self.out_head = (self.out_head + 1) % _OUT_BYTES
             self.out_len -= 1

@@ -1,6 +1,6 @@
 """make soak for one emulated minute, as a builder types it (make test runs
 every target): random play on pico-8p with bouncing presses, a chattering
-wire, saves and a 256-word DMA segment; no press lost, the watchdog quiet
+wire, saves and a 512-word DMA segment; no press lost, the watchdog quiet
 (emu/soak.py)."""
 import json
 import os
