@@ -13,7 +13,7 @@
 #   make emu-firmware  download MicroPython v1.28.0 RPI_PICO and RPI_PICO2, the boot ROMs, and build rp2350js (docs/emulator.md;
 #                      FILES="..." takes files downloaded by hand instead, under any name)
 #   make uf2     one UF2 file: MicroPython + the box's files (BOARD=pico-4p; docs/deploy.md)
-#   make test-emu   only the emulated-Pico suites, tests/emu and tests/emu2350 (part of make test-py)
+#   make test-emu   only the emulated-Pico suites, tests/emu and tests/emu2350, all of them (make test leaves out the second_chip ones)
 #   make soak    a night of play on the emulated Pico (MINUTES=120 emulated; docs/emulator.md)
 #   make dicelab the odds of every answer for each dice choice (docs/host-tools.md)
 #   make monitor live referee screen following a box on USB (PORT=auto), or a saved log (FILE=game.log)
@@ -132,8 +132,14 @@ test-mp: $(STAMP)
 # worker done with its share takes queued tests from another (with the default
 # scheduling the last emulated tests waited in one worker's queue while the
 # other sat idle). The ten slowest are listed before the summary line.
+# -m "not second_chip": the tests marked second_chip (pytest.ini) are the Pico
+# 2's runs of what a test here already checks on the Pico (a twin's body, the
+# same deploy): make test-emu runs them, make test does not, for its time
+# budget of 10 minutes on a 2-core machine. A new emulated test for the Pico 2
+# that only repeats a Pico test takes @pytest.mark.second_chip and a line in
+# docs/emulator.md (tests/test_second_chip.py checks both).
 test-py: $(STAMP)
-	$(PY) -m pytest -q -n 3 --dist worksteal --durations=10 tests
+	$(PY) -m pytest -q -n 3 --dist worksteal --durations=10 -m "not second_chip" tests
 
 sim: $(STAMP)
 	$(PY) -m sim $(ARGS)
@@ -187,6 +193,7 @@ emu-firmware: $(STAMP)
 emu: $(STAMP) emu-deps emu2350-deps
 	$(PY) -m emu $(ARGS)
 
+# every emulated test, the second_chip ones too (make test leaves those out)
 test-emu: $(STAMP) emu-deps emu2350-deps
 	$(PY) -m pytest -q -n 3 --dist worksteal tests/emu tests/emu2350
 
@@ -271,6 +278,6 @@ help:
 	@grep -E '^#   make ' Makefile | sed 's/^#   //'
 	@echo "parts of make test: make check-mpy (mpy-cross), make typecheck (pyright), make lint (ruff),"
 	@echo "  make test-mp (core tests on MicroPython), make emu-deps (the emulator),"
-	@echo "  make test-py (pytest, with the emulated-Pico suite: make test-emu alone)"
+	@echo "  make test-py (pytest, with the emulated-Pico suite but its second_chip tests: make test-emu runs it all)"
 	@echo "make package-json   rewrite package.json (mpremote mip) after adding or removing a firmware file"
 	@echo "make sim ARGS=\"--board pico-8p --seed 7\"   options: .venv/bin/python -m sim --help"

@@ -1,8 +1,14 @@
 """The Pico 2 boots the box from its own flash (.mpy) to the joining screen:
 from an image built on the host, and, the one real deploy of the Pico 2
 suite, after `make flash BOARD=pico2-8p PORT=socket://...` through
-mpremote over the emulated USB, the emulator paced to the host's clock."""
+mpremote over the emulated USB, the emulator paced to the host's clock.
+That deploy is make test-emu's only (second_chip): make test deploys to the
+Pico over the same USB path (tests/emu/test_emu_boot.py), asks a Pico 2 its
+chip over it (tests/emu/test_emu_flash_chip.py), and checks the Pico 2's
+mpy-cross arch and chip check on the host (tests/test_flash.py)."""
 import re
+
+import pytest
 
 from emu.table import EmuTable
 from host_tools.deploy import fsimage
@@ -62,6 +68,7 @@ def _files(flash):
     return out
 
 
+@pytest.mark.second_chip
 def test_make_flash_over_the_emulated_usb_boots_pico2_8p(image):
     """The one real deploy of the Pico 2 suite: `make flash` (mpy-cross,
     mpremote copy, sha256 of every file on the board, reset) to a Pico 2 with

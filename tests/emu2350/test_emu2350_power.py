@@ -2,7 +2,9 @@
 the chip with its flash (and, for the watchdog, its scratch registers and
 reset reason) as rp2350js cannot; the box resumes its saved game. A power cut
 after each flash operation of one save (the Pico's test, the same body:
-tests/emu_twins.py)."""
+tests/emu_twins.py: make test runs it on the Pico's pico-8p, make test-emu here too)."""
+import pytest
+
 import emu_twins
 from emu.table import EmuTable
 
@@ -61,6 +63,7 @@ def test_a_hung_loop_is_reset_by_the_watchdog_and_a_cut_save_comes_back(image):
         assert pts == before["points"] or pts["P1"] == before["points"]["P1"] - 1, (before, pts)
 
 
+@pytest.mark.second_chip
 def test_a_power_cut_after_each_flash_operation_of_a_save_resumes_the_last_complete_save(image):
     emu_twins.a_power_cut_after_each_flash_operation_of_a_save_resumes_the_last_complete_save(
         image, "pico2-8p")
