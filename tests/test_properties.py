@@ -52,6 +52,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BOARDS = {name: read_board(os.path.join(REPO, "boards", name + ".json"))
           for name in ("pico-4p", "pico-8p")}
 MAX_ROUNDS = 300          # per game; the driver stops being careless after 150
+KEY_AHEAD_MS = 11         # a plate keyed this long before the buzzer that grabs with it
 
 
 # -- an independent count (INTERPRETATION.md, "Counting") ---------------------
@@ -261,6 +262,9 @@ class Table:
         m = match_of(self.box)
         self.log.append(("place", s, k, self.box.state_name()))
         self.sim.port.place(s, k)
+        # the ruling's margin: a key pressed 10 ms before the buzzer counts
+        # (keys are read every 10 ms at the slowest, as on the Pico)
+        self.sim.wait(KEY_AHEAD_MS)
         if self.box.state in (CM.ROLLING, CM.GRAB) and m.active[s] and not m.holder[s]:
             self.placed[s] = k
 
