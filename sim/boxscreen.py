@@ -592,6 +592,11 @@ class Screen:
                     t.no_wrap = True
                     t.overflow = "ellipsis"
                     lines.append(t)
+            if len(lines) < height:             # which box this is, where it fits (no frame to title)
+                head = Text(title, style="bold")
+                head.no_wrap = True
+                head.overflow = "ellipsis"
+                lines.insert(0, head)
             return Group(*lines)
         t = Table.grid(padding=(0, 3))
         t.add_column(width=BOX_W)   # fixed: the frame stays put

@@ -51,7 +51,9 @@ def test_the_state_and_the_points_follow_the_log_as_the_simulator_shows_them():
     assert "P1 6 · P2 7" in words and "why: round 1: P1 -1" in words and "rounds 1" in words
     ev += [{"ev": "roll", "round": 2}, {"ev": "false_start", "p": "P1"}]
     words = _words(v, 80, 24)
-    assert words.startswith("1 yellow A") and "rolling" in words and "why: P1: false start" in words
+    # compact: no frame, the box's name on the first line where it fits, then the dice
+    assert words.startswith("the Cheese Box - pico-4p - emulated Pico 1 yellow A")
+    assert "rolling" in words and "why: P1: false start" in words
     ev += [{"ev": "winner", "p": "P2", "out": ["P1"]}]
     assert "gameover" in _words(v) and "winner P2" in _words(v)
 

@@ -188,7 +188,7 @@ def test_serial_unplugged_and_back(tmp_path):
         time.sleep(0.5)
     finally:
         p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=30)
+        out, err = p.communicate(timeout=120)     # a loaded CI machine
         board.unplug()
     assert p.returncode == 0, err
     assert "unplugged" in err and "reconnected" in err
@@ -217,7 +217,7 @@ def test_emulated_board_on_a_socket(tmp_path):
     t.join(20)
     time.sleep(0.5)
     p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=30)
+    out, err = p.communicate(timeout=120)     # a loaded CI machine
     assert p.returncode == 0, err
     assert "connected: socket://127.0.0.1:%d" % port in err and "unplugged" in err
     assert "%d events" % len(lines) in out and "false start" in out

@@ -15,4 +15,5 @@ def test_headless_emu_plays_a_dial_scenario_on_the_pico2(image, tmp_path):
                        cwd=REPO, capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL)
     assert p.returncode == 0, p.stderr
     assert "emulated Pico 2" in p.stdout and "wheel" in p.stdout
-    assert "plate=6" in p.stdout and "p=P2" in p.stdout and "ev=grab" in p.stdout, p.stdout
+    # the screen says it as make sim does: P2's dial locked at 6, and why
+    assert "dial 6 locked" in p.stdout and "P2 grabs (plate 6)" in p.stdout, p.stdout
