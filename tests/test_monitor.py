@@ -173,6 +173,7 @@ def test_replay_speed_follows_the_box_clock(tmp_path):
     assert sum(slept) == pytest.approx(total / 2.0, abs=0.01) or max(slept) == 5.0
 
 
+@pytest.mark.own_process
 def test_serial_unplugged_and_back(tmp_path):
     """The board goes away mid-game and comes back: the screen says so and goes on."""
     lines = _scenario("full_game_plate_cards", "pico-4p")
@@ -195,6 +196,7 @@ def test_serial_unplugged_and_back(tmp_path):
     assert "game over: P1 wins" in out and "[reconnected: " in out and "67 events" in out
 
 
+@pytest.mark.own_process
 def test_emulated_board_on_a_socket(tmp_path):
     """A pyserial URL (socket://, as an emulated Pico or Wokwi's rfc2217:// serve the console)."""
     lines = _scenario("false_start", "pico-4p")

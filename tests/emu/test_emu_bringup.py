@@ -11,6 +11,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from emu.table import EmuTable
 from emu.view import EmuView, serve_usb
 
@@ -33,6 +35,7 @@ def _press(t, s, hold_ms=150):
     _emulated(t, 300)
 
 
+@pytest.mark.own_process
 def test_make_emu_prints_the_usb_serial_and_the_host_tools_reach_the_box_there(image):
     with EmuTable("pico-4p", flash=image("pico-4p")) as t:
         t.boot()
