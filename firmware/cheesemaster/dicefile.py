@@ -5,7 +5,7 @@ load this module and drop it again, so its names and checks leave the
 Pico's heap.
 """
 from cheesemaster import faces as F
-from cheesemaster.dice import N_DICE, DiceError
+from cheesemaster.dice import DICE_FILE, N_DICE, DiceError
 
 DEFAULT_DICE = (
     ("yellow A", "yellow", ("cheese1", "cheese2", "cheese3", "cat", "mouse1", "mouse2")),
@@ -64,20 +64,20 @@ def default():
                      "default dice")
 
 
-DICE_FILE = "dice.json"     # the table's own dice, on the box's flash (docs/dice-file.md)
 ERR_DICE = 2                # the error code a bad dice file shows beside the cross
 
 
-def table_dice(box):
-    """(names, faces) of the dice the table plays: dice.json on the box's
-    flash, else the default dice. A bad file is said on the dice (a cross
-    and code 2) and in an `error` event, and the default dice play: a dice
-    file never stops the box, nor another game."""
-    from cheesebox.jsonfile import parse
+def table_dice(box, text):
+    """(names, faces) of the dice the table plays from the text of dice.json
+    on the box's flash (game.picked read it; the exception reading it raised
+    if it could not), else the default dice. A bad file is said on the dice
+    (a cross and code 2) and in an `error` event, and the default dice play:
+    a dice file never stops the box, nor another game."""
     try:
-        text = box.read_file(DICE_FILE)
-        if text is not None:
-            return load(parse(text, DICE_FILE, DiceError), DICE_FILE)
+        if isinstance(text, Exception):
+            raise text
+        from cheesebox.jsonfile import parse
+        return load(parse(text, DICE_FILE, DiceError), DICE_FILE)
     except DiceError as e:
         box.problem("%s; the default dice play" % e, ERR_DICE)
     except UnicodeError:

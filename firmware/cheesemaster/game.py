@@ -14,7 +14,8 @@ from micropython import const
 from cheesebox import forget, run_once, ticks
 from cheesemaster import match as M
 from cheesebox import sound
-from cheesemaster.dice import CAMPAIGN, CHOICES, N_DICE, RandomRoller, dice_for_choice
+from cheesemaster.dice import (CAMPAIGN, CHOICES, DICE_FILE, N_DICE, RandomRoller, default_dice,
+                               dice_for_choice)
 from cheesebox.display import BAD, MARK, OFF, OUT, SCORE, STATION, WHEEL
 from cheesebox.events import name
 from cheesebox.font import rows_for
@@ -82,10 +83,18 @@ DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7")
 
 
 def picked(box):
-    """The table is offered Cheese Master (also at power-up): its dice are
-    read now from dice.json on the flash (dicefile.py, loaded for this and
-    dropped; a bad file is said and the default dice play)."""
-    box.keep["dice"] = run_once("cheesemaster.dicefile", "table_dice", box)
+    """The table is offered Cheese Master (also at power-up): its dice file,
+    dice.json on the flash, is read and checked now (dicefile.py, loaded for
+    this and dropped; a bad file is said and the default dice play). With no
+    dice file nothing is loaded: the default dice are made when a game
+    starts (CheeseMaster), not at power-up."""
+    box.keep["dice"] = None             # the default dice
+    try:
+        text = box.read_file(DICE_FILE)
+    except Exception as e:              # unreadable: dicefile says why
+        text = e
+    if text is not None:
+        box.keep["dice"] = run_once("cheesemaster.dicefile", "table_dice", box, text)
 
 
 def fits(board):
@@ -163,7 +172,10 @@ class CheeseMaster:
         self.box = box
         self.players = players          # stations that joined (None: resume sets the match)
         self.choice = box.keep.get("choice", 0)    # menu choice (dice.CHOICES): the last one
-        self.dice_names, self.dice_faces = box.keep["dice"]     # picked() read them
+        dice = box.keep["dice"]         # picked() read them; None: the default dice
+        if dice is None:
+            dice = box.keep["dice"] = default_dice()
+        self.dice_names, self.dice_faces = dice
         self.roller = box.options.get("roller") or RandomRoller(box.rng)
         self.false_start_costs = box.options.get("false_start_costs", False)
         self.campaign = None

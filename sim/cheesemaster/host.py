@@ -75,8 +75,8 @@ def seen_result(seen, out):
 def _dice_names(seen):
     """The six dice's names: the simulated box's dice file, or the default
     dice (the emulated chip's flash has no other)."""
-    if seen.box is not None:
-        return list(seen.box.keep["dice"][0])
+    if seen.box is not None and seen.box.keep.get("dice") is not None:
+        return list(seen.box.keep["dice"][0])     # (None: the default dice, none made yet)
     if not _default:
         from cheesemaster.dicefile import default
         _default.append(list(default()[0]))
