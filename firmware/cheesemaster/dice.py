@@ -14,7 +14,6 @@ N_YELLOW = 3
 # Menu choices, in the order the ROLL menu cycles through them.
 CHOICES = ("yellow", "yellow+1", "yellow+2", "yellow+3", "campaign")   # the menu, as the host tools name it
 CAMPAIGN = 4
-DICE_FILE = "dice.json"     # the table's own dice, on the box's flash (docs/dice-file.md)
 
 
 class DiceError(ValueError):

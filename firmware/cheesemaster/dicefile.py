@@ -5,7 +5,7 @@ load this module and drop it again, so its names and checks leave the
 Pico's heap.
 """
 from cheesemaster import faces as F
-from cheesemaster.dice import DICE_FILE, N_DICE, DiceError
+from cheesemaster.dice import N_DICE, DiceError
 
 DEFAULT_DICE = (
     ("yellow A", "yellow", ("cheese1", "cheese2", "cheese3", "cat", "mouse1", "mouse2")),
@@ -67,22 +67,23 @@ def default():
 ERR_DICE = 2                # the error code a bad dice file shows beside the cross
 
 
-def table_dice(box, text):
-    """(names, faces) of the dice the table plays from the text of dice.json
-    on the box's flash (game.picked read it; the exception reading it raised
-    if it could not), else the default dice. A bad file is said on the dice
-    (a cross and code 2) and in an `error` event, and the default dice play:
-    a dice file never stops the box, nor another game."""
+def table_dice(box, path, text):
+    """(names, faces) of the dice the table plays from the text of the dice
+    file `path` on the box's flash (dice.json: game.picked read it; text is
+    the exception reading it raised if it could not), else the default dice.
+    A bad file is said on the dice (a cross and code 2) and in an `error`
+    event, and the default dice play: a dice file never stops the box, nor
+    another game."""
     try:
         if isinstance(text, Exception):
             raise text
         from cheesebox.jsonfile import parse
-        return load(parse(text, DICE_FILE, DiceError), DICE_FILE)
+        return load(parse(text, path, DiceError), path)
     except DiceError as e:
         box.problem("%s; the default dice play" % e, ERR_DICE)
     except UnicodeError:
-        box.problem("%s: is not a text file (not UTF-8); the default dice play" % DICE_FILE,
+        box.problem("%s: is not a text file (not UTF-8); the default dice play" % path,
                     ERR_DICE)
     except (OSError, MemoryError) as e:     # unreadable, or too big for the heap
-        box.problem("%s: cannot be read (%s); the default dice play" % (DICE_FILE, e), ERR_DICE)
+        box.problem("%s: cannot be read (%s); the default dice play" % (path, e), ERR_DICE)
     return default()

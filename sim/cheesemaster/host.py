@@ -3,7 +3,7 @@ the words the simulator's view shows for its screens, the penalty gesture,
 the plate keys, its scenario commands and its part of the --json result."""
 from cheesebox import ticks
 from cheesemaster import faces as F
-from cheesemaster import game as CM
+from cheesemaster import flow as CM
 from cheesemaster.dice import CHOICES
 
 NAME = "cheese master"
@@ -220,7 +220,7 @@ def command(sim, cmd, args, player):
         want = args[0].lower()
         if want not in CHOICES:
             raise ScenarioError("dice must be one of %s, got %r" % (" ".join(CHOICES), args[0]))
-        if box.game is None or box.state != box.module.MENU:
+        if box.game is None or box.state != CM.MENU:
             raise ScenarioError("dice: the box is not choosing dice (state %s)" % box.state_name())
         while CHOICES[box.game.choice] != want:
             sim.press(0)
@@ -236,7 +236,6 @@ def before_press(sim, cmd, s):
     the check once the count has been up 3 s (the box holds an earlier
     ROLL until then: see the fingers command)."""
     box = sim.box
-    CM = box.module                     # the box's own copy: a small heap holds one
     if box.state != CM.CHECK:
         return
     if cmd == "own-up" and match(box).holder[s]:
