@@ -258,16 +258,39 @@ def test_each_step_of_a_sale_with_an_exchange_is_seen_at_the_station_on_keys():
 
 def test_each_step_of_a_sale_with_an_exchange_is_seen_at_the_station_on_a_dial():
     # a dial shows its value on the track: which step it is, the station says too
+    # (a value at rest is taken: each step is seen with the dial still on
+    # the last step's value, and the last step on its own value, never
+    # taken without the buzzer)
     sim = _advanced_turn("pico2-8p")
-    steps = []
+    steps = [(sim.port.dial[1], seen(sim, station_pixels(sim, 1), 2600))]
     for v in _SALE_X[:-1]:
-        run_script(sim, "answer P2 %d\nwait 400\n" % v)
+        k = sim.box.game.k
+        run_script(sim, "answer P2 %d\nwait 1100\n" % v)
+        assert sim.box.game.k == k + 1                          # taken at rest
         steps.append((v, seen(sim, station_pixels(sim, 1), 2600)))
-        run_script(sim, "buzz P2\nwait 400\n")
     run_script(sim, "answer P2 %d\nwait 400\n" % _SALE_X[-1])
     steps.append((_SALE_X[-1], seen(sim, station_pixels(sim, 1), 2600)))
+    assert sim.box.game.k == 7
     for i in range(len(steps)):
         for j in range(i):
             if steps[i][0] == steps[j][0]:
                 assert steps[i][1] != steps[j][1], "steps %d and %d look alike with the dial at %d" % (
                     j, i, steps[i][0])
+
+
+def test_every_value_of_a_step_is_named_by_a_different_shape_on_die_6():
+    # what was keyed is named in letters (GO goat, IT Italy): within one step
+    # no two values draw alike, nor like the step's own letter, whatever the
+    # colour; also for a card file whose names share their first letters
+    from cheesebox.font import rows_for
+    from cheesonomics import entry as E
+    from cheesonomics.cardfile import load
+    cards = load()
+    alike = load()
+    alike.countries = ("Greece", "Germany", "Georgia", "Gr", "Ghana")
+    for c in (cards, alike):
+        for st in range(len(E.STEP_NAMES)):
+            for act in (1, 2):
+                names = [E.value_name(c, act, st, v) for v in range(E.LOW[st], E.HIGH[st] + 1)]
+                shapes = [bytes(rows_for(n, bytearray(8))) for n in names + [E.STEP_SIGNS[st]] if n]
+                assert all(names) and len(set(shapes)) == len(shapes), (st, act, names)

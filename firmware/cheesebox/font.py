@@ -18,6 +18,11 @@ GLYPHS = {
     # the final count's lines: S sales (not the 5's shape), U unsold pieces;
     # F the final turns
     "S": (3, 4, 2, 1, 6), "U": (5, 5, 5, 5, 7), "F": (7, 4, 6, 4, 4),
+    # the rest of the alphabet: Cheesonomics names what was keyed by its
+    # first letters (GO goat, IT Italy), each unlike the digits
+    "E": (7, 4, 6, 4, 7), "G": (7, 4, 5, 5, 7), "H": (5, 5, 7, 5, 5), "I": (7, 2, 2, 2, 7),
+    "J": (1, 1, 1, 5, 7), "L": (4, 4, 4, 4, 7), "Q": (7, 5, 5, 7, 1), "R": (6, 5, 6, 5, 5),
+    "T": (7, 2, 2, 2, 2), "V": (5, 5, 5, 5, 2), "Y": (5, 5, 2, 2, 2), "Z": (7, 1, 2, 4, 7),
 }
 TOP = 1         # first row of the glyphs (rows 1-5; row 7 is left for a bar)
 
