@@ -42,8 +42,8 @@ def short(names, i):
     """Name i of a list of 5, as die 6 can show it: its first two letters
     (GO goat, IT Italy), or its first and the next letter that tells it
     from the names before it (a card file may name two alike)."""
-    from cheesebox.font import GLYPHS
-    letters = [ch for ch in names[i].upper() if ch in GLYPHS and ch != " "]
+    from cheesebox.font import CHARS
+    letters = [ch for ch in names[i].upper() if ch in CHARS and ch != " "]
     if not letters:
         return str(i + 1)
     taken = [short(names, j) for j in range(i)]
