@@ -194,8 +194,8 @@ def test_die_6_names_where_the_dial_stands_before_it_is_taken():
     g = sim.box.game
     run_script(sim, "answer P2 4\nwait 100\n")
     assert g.k == 0 and _die_lit(sim, 5) == _drawn("SE")       # not taken yet: what it would be
-    run_script(sim, "wait 1000\nanswer P2 5\nwait 100\n")
-    assert g.k == 1 and _die_lit(sim, 5) == _drawn("CA")       # sell taken; the dial on camel
+    run_script(sim, "buzz P2\nwait 400\nanswer P2 5\nwait 100\n")
+    assert g.k == 1 and _die_lit(sim, 5) == _drawn("CA")       # sell taken by the buzzer; the dial on camel
     run_script(sim, "answer P2 7\nwait 100\n")
     assert _die_lit(sim, 5) == _drawn("A")                      # no animal 7: the step's letter
 
