@@ -131,6 +131,8 @@ def _step_seen(seen):
     if t in STEP_SIGNS[1:]:
         st = STEP_SIGNS.index(t)
         return _legend(S.card_list(), st, None) or "%s (die 6: %s)" % (STEP_NAMES[st], t)
+    if len(t) == 2 and not t.startswith(":") and not (t[0] in "PF" and t[1].isdigit()):
+        return "die 6 names the value keyed: %s" % t      # for 2 s, then the step's letter
     return _legend(S.card_list(), 0, None)
 
 

@@ -180,7 +180,8 @@ def labels(seen, state, dice):
     if dice[3].text == "D":             # ROLL with nothing keyed: money, the deck count
         who = turn(seen) or "the player"
         out[:5] = ["%s: money" % who, "%s: money" % who, "", "deck", "cards in deck"]
-    elif dice[5].text.isdigit() and not dice[5].bar:    # another player's money, for 3 s
+    elif (dice[5].text.isdigit() and not dice[5].bar      # another player's money, for 3 s
+          and (not dice[4].text or dice[4].rgb == dice[5].rgb)):   # (not a card's signs keyed)
         who = _whose(dice[5])
         out[4:] = ["%s: money" % who, "%s: money" % who]
     return out
@@ -203,6 +204,8 @@ def _die6(seen, d):
         return "OK: buzzer"
     if t in STEP_SIGNS[1:]:
         return "next: %s" % STEP_NAMES[STEP_SIGNS.index(t)]
+    if len(t) == 2 and not t.startswith(":"):
+        return "keyed: %s" % t          # the value's name (GO goat, IT Italy, K3, 12)
     return "turn"
 
 
