@@ -19,6 +19,12 @@ def event(seen, e):
         _market(seen, e)
     elif ev == "action":
         _action(seen, e)
+    elif ev == "layout":
+        if e.get("done"):
+            seen.state = "turn"
+            line(seen, "the market is laid out: %s plays first" % g.get("turn", "?"))
+        else:
+            line(seen, "sector %s of 3 laid out" % e.get("sector", "?"))
     elif ev == "not_allowed" and seen.state in ("turn", "final"):
         line(seen, "%s: not allowed: %s" % (p, e.get("why", "?")))     # as the why line says it
     elif ev == "undo":
