@@ -117,8 +117,13 @@ def said(e):
 
 def keyed(seen, s, k):
     """A value the screen's own keys sent (the emulated chip's only record
-    of what was keyed before the action)."""
+    of what was keyed before the action). Keyed while die 6 shows whose turn
+    it is, it is the action: it tells whether "which" asks for an animal or
+    a place."""
     line(seen, "P%d keys %s" % (s + 1, k))
+    d6 = seen.shown[5] if len(seen.shown) > 5 else None
+    if d6 is not None and not d6.bar and d6.text == "P%d" % (s + 1):
+        seen.g["act"] = int(k)
 
 
 def result(seen, out):
