@@ -487,6 +487,7 @@ class Companion:
         """The table has laid out this sector's cards: the next, then play."""
         self.page += 1
         self.box.tunes.play(sound.MENU, self.box.now)
+        self.box.log("layout", {"sector": self.page, "done": self.page >= 3})
         if self.page >= 3:
             self.set_state(_TURN)
         else:

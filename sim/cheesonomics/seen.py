@@ -19,6 +19,12 @@ def event(seen, e):
         _market(seen, e)
     elif ev == "action":
         _action(seen, e)
+    elif ev == "layout":
+        if e.get("done"):
+            seen.state = "turn"
+            line(seen, "the market is laid out: %s plays first" % g.get("turn", "?"))
+        else:
+            line(seen, "sector %s of 3 laid out" % e.get("sector", "?"))
     elif ev == "not_allowed" and seen.state in ("turn", "final"):
         line(seen, "%s: not allowed: %s" % (p, e.get("why", "?")))     # as the why line says it
     elif ev == "undo":
@@ -111,8 +117,15 @@ def said(e):
 
 def keyed(seen, s, k):
     """A value the screen's own keys sent (the emulated chip's only record
-    of what was keyed before the action)."""
+    of what was keyed before the action). Keyed while die 6 shows whose turn
+    it is, it is the action: it tells whether "which" asks for an animal or
+    a place."""
     line(seen, "P%d keys %s" % (s + 1, k))
+    d6 = seen.shown[5] if len(seen.shown) > 5 else None
+    if d6 is not None and not d6.bar and d6.text == "P%d" % (s + 1):
+        seen.g["act"] = int(k)
+    elif d6 is None or d6.text == ":cross":
+        seen.g["act"] = None            # after a refusal the step is not known from die 6
 
 
 def result(seen, out):
