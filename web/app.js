@@ -191,6 +191,7 @@ function markShown(r) {
   el.textContent = ".";
   marked.set(id, [r, el]);
   marks.append(el);
+  setTimeout(() => { if (marked.delete(id)) el.remove(); }, 1000);   // never reported: gone all the same
 }
 function probeFrame(ts, began) {
   // after this frame's drawing: the presses it shows, and those it should have
