@@ -459,6 +459,7 @@ def _press_spread(recs):
             "shown": spread(shown), "unshown": len(lit) - len(shown),
             "first_frame": sum(1 for r in lit if r.get("late", 0) == 0),
             "paint": spread([r["painted"] - r["t"] for r in lit]),
+            "paint_time": spread([r["paintTime"] - r["t"] for r in lit if r.get("paintTime", -1) >= 0]),
             "frame": spread([r["frame"] - r["t"] for r in lit]),
             "drawn": spread([r["drawn"] - r["t"] for r in lit]),
             "due": spread([r["due"] - r["t"] for r in lit if "due" in r]),
@@ -559,6 +560,7 @@ def rows(R):
                       ("  to the box drawing it (the step that confirms it)", "drawn"),
                       ("  from the box drawing it to its frame's callback (below 0: drawn in it)", "wait"),
                       ("  to its frame's rAF time", "frame"),
+                      ("  to its frame's paint (Element Timing's paintTime, where reported)", "paint_time"),
                       ("  to the task after its frame's rendering", "paint")):
         out.append((what, "median %s, p90 %s, worst %s ms" % (_f(a[key]["median"]), _f(a[key]["p90"]),
                                                                _f(a[key]["max"]))))
