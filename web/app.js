@@ -138,9 +138,10 @@ function paintTrack(s) {
 // first confirm it (due: the glitch window after t, or seen if later), when
 // the box drew its station's LEDs (drawn); the frame that drew them: its rAF
 // time (frame), performance.now() as its callback began (raf), in the task
-// after its rendering (painted) and when it was presented (shown: Element
-// Timing's renderTime of a mark drawn in the same frame; -1 where the browser
-// does not report it); late: frames that began after due and did not show it
+// after its rendering (painted), when the browser painted it (paintTime) and
+// presented it (shown): Element Timing's times for a mark drawn in the same
+// frame, -1 where the browser does not report them; late: frames that began
+// after due and did not show it
 // (0: the first frame after the confirmation showed it). -1: not (yet); a
 // press that changed nothing within 200 ms stays -1.
 const PROBE_MAX = 5000;
