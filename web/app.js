@@ -443,13 +443,6 @@ channel.port1.onmessage = () => {
   if (performance.now() < spinAt) { post(); return; }
   runStep();
 };
-// The step an input makes due runs at the end of that input's own
-// dispatch, not only in a task of its own: with a finger held on the screen
-// Chromium puts posted tasks behind its input and frames (a grab's step,
-// the plate's finger down, waited 12 ms for the next frame). A touch's
-// pointer events all come before its touchstart or touchend, so the step
-// there has every finger of that touch: fingers stamped alike stay a tie.
-function stepIfDue() { if (!inFrame && stepDue(performance.now())) runStep(); }
 function post() { if (!posted) { posted = true; channel.port2.postMessage(0); } }
 function stepDue(now) { return (spinAt >= 0 && now >= spinAt) || (timerAt >= 0 && now >= timerAt); }
 function wakeNow() {
@@ -562,12 +555,11 @@ async function start() {
   page.readyAt = performance.now();         // since the page was opened (its time origin)
   page.readyMs = page.readyAt - t0;
   page.clockUs = clockResolutionUs();
-  document.addEventListener("pointerdown", (ev) => { onPointerDown(ev); if (ev.pointerType !== "touch") stepIfDue(); });
-  document.addEventListener("pointerup", (ev) => { onPointerUp(ev); if (ev.pointerType !== "touch") stepIfDue(); });
+  document.addEventListener("pointerdown", onPointerDown);
+  document.addEventListener("pointerup", onPointerUp);
   document.addEventListener("pointercancel", onPointerUp);
-  for (const type of ["touchstart", "touchend", "touchcancel"]) document.addEventListener(type, stepIfDue, { passive: true });
-  document.addEventListener("keydown", (ev) => { onKey(ev); stepIfDue(); });
-  document.addEventListener("keyup", (ev) => { onKey(ev); stepIfDue(); });
+  document.addEventListener("keydown", onKey);
+  document.addEventListener("keyup", onKey);
   $("#download").onclick = downloadLog;
   wakeNow();
   setInterval(() => { try { page.state = py.state(); } catch (e) { /* stopped */ } }, 250);
