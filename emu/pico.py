@@ -195,6 +195,14 @@ class EmulatedPico:
     def watch(self, gpio):
         self.call("watch", gpio=gpio)
 
+    def watch_tone(self, gpio):
+        """Follow the pitch the PWM drives on gpio (the piezo) from now on."""
+        self.call("watch_tone", gpio=gpio)
+
+    def tones(self, since=0):
+        """[(emulated ns, Hz)] of the piezo since entry `since` (0 Hz: silent)."""
+        return [tuple(x) for x in self.call("tones", since=since)["tones"]]
+
     def edges(self, gpio, since=0):
         return self.call("edges", gpio=gpio, since=since)["edges"]
 

@@ -52,6 +52,30 @@ const edgeLogs = new Map();         // gpio -> [[nanos, level]]
 let cut = null;                     // armed power cut: {left, snapshot}
 
 let pressOnFlash = null;            // armed press: {left, gpio, holdNs}
+// the piezo: the pitch its PWM slice drives on a pin, after every write to
+// the slice's registers ([[nanos, hz]], 0 for silence), kept across resets
+const toneLog = { gpio: -1, log: [], hz: 0 };
+
+function toneNow(ch, gpio) {
+  const level = gpio & 1 ? ch.cc >>> 16 : ch.cc & 0xffff;
+  if (!(ch.csr & 1) || !level) return 0;
+  const div = ((ch.div >> 4) & 0xff) + (ch.div & 15) / 16 || 256;   // 8.4 fixed point; 0 is 256
+  const phaseCorrect = (ch.csr >> 1) & 1;
+  return Math.round(pico.mcu.pwm.clockFreq / (div * (ch.top + 1) * (phaseCorrect ? 2 : 1)));
+}
+
+function watchTone() {
+  const gpio = toneLog.gpio;
+  if (gpio < 0) return;
+  const ch = pico.mcu.pwm.channels[(gpio >> 1) & 7];
+  const write = ch.writeRegister.bind(ch);
+  ch.writeRegister = (offset, value) => {
+    write(offset, value);
+    const hz = toneNow(ch, gpio);
+    if (hz !== toneLog.hz) { toneLog.hz = hz; toneLog.log.push([pico.nanos, hz]); }
+  };
+}
+
 let mux = null;                     // the dials' 4051 (mux4051.mjs), once attached
 let pinsOnFlash = null;             // armed finger movements: {left, pins: [[dtNs, gpio, level]], keys: [[dtNs, station, mask]]}
 
@@ -186,6 +210,18 @@ const handlers = {
     }
     return {};
   },
+
+  async watch_tone({ gpio }) {
+    if (toneLog.gpio < 0) {
+      toneLog.gpio = gpio;
+      watchTone();
+      const build = pico._build.bind(pico);          // a reset builds a new chip: watch its PWM too
+      pico._build = (...a) => { build(...a); toneLog.hz = 0; toneLog.log.push([pico.nanos, 0]); watchTone(); };
+    }
+    return {};
+  },
+
+  async tones({ since = 0 }) { return { tones: toneLog.log.slice(since), count: toneLog.log.length }; },
 
   async edges({ gpio, since = 0 }) { return { edges: (edgeLogs.get(gpio) || []).slice(since) }; },
 

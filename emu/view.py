@@ -18,6 +18,7 @@ from rich.text import Text
 
 from emu.table import MS, EmuTable
 from sim.boxscreen import Screen, Seen
+from sim import tunes
 from sim.keys import ESC, PLATE_KEYS, Keys
 from sim.view import FPS
 from sim.wire import WireEncoder
@@ -27,6 +28,7 @@ ROLL_CHECK_MS = 100     # ROLL at joining is judged this long after its release
 LEAD_MS = 5             # a key's pins move this long after the emulator's time read
 LONG_MS = 2200
 SPEED_WINDOW_S = 2.0    # the speed line: emulated s per wall s over the last 2 s
+TUNE_GAP_MS = 100       # silent this long: the tune is over (a tune's own rests are 50 ms at most)
 SLOW = 0.9       # below this the view says the emulator runs slower than real time
 
 
@@ -48,6 +50,11 @@ class EmuView:
         self.screen = Screen(table.board, self.seen)
         self._fed = 0                   # events of table.events read into seen
         self._roll_check = None         # emulated ns after which a ROLL at joining is judged
+        table.pico.watch_tone(table.board.piezo_pin)
+        self._tones = 0                 # piezo changes read so far
+        self.heard = []                 # the pitches of the tune playing (or last played), rests 0
+        self.heard_at = None            # emulated ns of the last change
+        self.tune_names = tunes.table()
 
     def follow(self):
         """The events the box logged since the last look, read into the screen."""
@@ -58,6 +65,32 @@ class EmuView:
         if self._roll_check is not None and self.table.pico.nanos >= self._roll_check:
             self._roll_check = None
             self.seen.roll_at_join()        # still joining: why ROLL started nothing
+
+    def tune_text(self):
+        """The tune the chip plays now, by name as make sim says it ("\u266a refused"),
+        told from the pitches on its piezo pin; its pitch while it could be more
+        than one; "" once the piezo has been silent TUNE_GAP_MS."""
+        pico = self.table.pico
+        new = pico.tones(self._tones)
+        self._tones += len(new)
+        names = self.tune_names
+        for t, hz in new:
+            gap = self.heard_at is not None and t - self.heard_at >= TUNE_GAP_MS * MS
+            if not self.heard or (gap and not self.heard[-1]):
+                self.heard = []                     # a new tune after a silence
+            heard = self.heard + [hz]
+            if hz and not tunes.starting(heard, names):
+                heard = [hz]                        # another tune cut in
+            self.heard = heard if (hz or self.heard) else []
+            self.heard_at = t
+        sound = list(self.heard)
+        while sound and not sound[-1]:
+            sound.pop()
+        silent = not self.heard or not self.heard[-1]
+        if not sound or (silent and pico.nanos - self.heard_at >= TUNE_GAP_MS * MS):
+            return ""
+        name = tunes.named(sound, names, ended=silent)
+        return "\u266a " + (name if name else "%d Hz" % sound[-1])
 
     def pixels(self):
         out = []
@@ -101,7 +134,7 @@ class EmuView:
         emu_s = (self.table.pico.nanos - self.emu0) / 1e9
         return self.screen.frame(self.pixels(), self.seen.result(),
                                  "the Cheese Box - %s - emulated %s" % (self.board.name, self.chip_name),
-                                 self.said, self.pending, "", Text("t %.1f s" % emu_s, style="dim"),
+                                 self.said, self.pending, self.tune_text(), Text("t %.1f s" % emu_s, style="dim"),
                                  self.status(), width, height)
 
     def _now(self):

@@ -23,7 +23,7 @@ from rich.text import Text
 from cheesebox import games as box_games
 from cheesebox.board import TRACK_PIXELS
 from cheesebox.display import STATION
-from cheesebox.font import GLYPHS, rows_for
+from cheesebox.font import CHARS, rows_for
 from cheesebox.icons import ICONS
 from sim import games
 from sim.keys import PLATE_KEYS
@@ -104,7 +104,7 @@ def _glyph_table():
     """{8 row bytes: text} of every one- and two-glyph text the font draws
     (digits before letters of the same shape: 0, not O), and the icons."""
     out = {}
-    chars = sorted(GLYPHS, key=lambda c: (not c.isdigit(), c))
+    chars = sorted(CHARS, key=lambda c: (not c.isdigit(), c))
     rows = bytearray(8)
     for a in chars:
         for b in [""] + chars:

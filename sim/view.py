@@ -16,11 +16,11 @@ from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
-from cheesebox import sound
 from sim.boxscreen import DARK, Screen, Seen, die_grid, track_leds
 from sim.keys import ESC, PLATE_KEYS, Keys
 from sim.scenario import ScenarioError, Sim, run_script
 from sim.simport import ROLL_BIT
+from sim import tunes
 from sim.typed import sim_command
 from sim.wire import WireEncoder
 
@@ -30,8 +30,7 @@ FPS = 25
 TAP_US = 80000              # a key is a press this long
 LONG_US = 2200000           # L: ROLL held past the box's 2 s long press
 
-TUNES = dict((id(v), k.lower().replace("_", " ")) for k, v in vars(sound).items()
-             if k.isupper() and isinstance(v, tuple))
+TUNES = dict((id(v), k) for k, v in tunes.table().items())     # the shell's and every game's
 
 def hint(sim):
     """What the box wants now, in words: true for this moment of the game."""

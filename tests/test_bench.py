@@ -41,7 +41,8 @@ def test_bench_smoke():
         assert "wasm32 ready_marked (ready)" in p.stdout
     if not _no_browser():
         # figures came out (no wall-clock bound here: the bench prints them against the targets)
-        assert "press: event timeStamp -> painted frame" in p.stdout, out[-4000:]
+        assert "press: event timeStamp -> its frame presented" in p.stdout, out[-4000:]
+        assert "drawn in the first frame after the box could confirm it" in p.stdout, out[-4000:]
         assert "box step, JS -> MicroPython -> JS" in p.stdout, out[-4000:]
         assert "page weight: sent on the first load" in p.stdout, out[-4000:]
 

@@ -160,3 +160,45 @@ def test_the_screen_reads_the_boxs_screen_from_its_log():
     _, sim, seen = _states_over(START + "produce P2 3\nserial state\n", "pico-8p")
     c = seen.result()["cheesonomics"]
     assert c["turn"] == sim.result()["cheesonomics"]["turn"] == "P3" and c["deck"] == 42
+
+
+def _line_by_line(path, name):
+    """Each line of a scenario run on the simulated box; after each, the
+    box's screen, who rolls next and the campaign, as the box says them and
+    as the log alone tells them (all the emulated chip's screen has)."""
+    with open(os.path.join(REPO, "tests", "scenarios", path)) as f:
+        script = f.read()
+    sim = Sim(board(name))
+    seen = Seen(sim.board, sim.elapsed_ms)
+    sim.log.write = seen.line
+    seen_states, differ = set(), []
+    for n, text in enumerate(script.splitlines(), 1):
+        run_script(sim, text + "\n")
+        box, log = sim.result(), seen.result()
+        said = (sim.box.state_name(), box.get("marked"), box.get("campaign"))
+        told = (seen.state, log.get("marked"), log.get("campaign"))
+        seen_states.add(seen.state)
+        if said != told:
+            differ.append((n, text, said, told))
+    return seen_states, differ
+
+
+def test_the_log_tells_the_tour_the_check_the_king_and_who_rolls():
+    """The dice tour, the plate-card check, the King's screen, the marked
+    player and the campaign's wins: the log alone tells them as the box does."""
+    for path, name, screens in (("dice_tour.txt", "pico-4p", {"tour", "ready", "rolling"}),
+                                ("full_game_plate_cards.txt", "pico-4p", {"check", "gameover"}),
+                                ("marked_buzzer.txt", "pico-8p", {"ready", "grab"}),
+                                ("king_campaign.txt", "pico-4p", {"king", "gameover", "check"})):
+        states, differ = _line_by_line(path, name)
+        assert not differ, (path, differ[:3])
+        assert screens <= states, (path, states)
+
+
+def test_the_log_tells_the_end_of_the_advanced_layout():
+    """The scenario's `variant advanced` pages through the layout: after it
+    the log says the first turn has begun (before, the screen stayed on the
+    layout until the first action)."""
+    states, differ = _line_by_line(os.path.join("cheesonomics", "advanced_3p_pico-8p.txt"), "pico-8p")
+    assert not differ, differ[:3]
+    assert {"turn", "final"} <= states

@@ -271,3 +271,21 @@ def test_each_step_of_a_sale_with_an_exchange_is_seen_at_the_station_on_a_dial()
             if steps[i][0] == steps[j][0]:
                 assert steps[i][1] != steps[j][1], "steps %d and %d look alike with the dial at %d" % (
                     j, i, steps[i][0])
+
+
+def test_every_value_of_a_step_is_named_by_a_different_shape_on_die_6():
+    # what was keyed is named in letters (GO goat, IT Italy): within one step
+    # no two values draw alike, nor like the step's own letter, whatever the
+    # colour; also for a card file whose names share their first letters
+    from cheesebox.font import rows_for
+    from cheesonomics import entry as E
+    from cheesonomics.cardfile import load
+    cards = load()
+    alike = load()
+    alike.countries = ("Greece", "Germany", "Georgia", "Gr", "Ghana")
+    for c in (cards, alike):
+        for st in range(len(E.STEP_NAMES)):
+            for act in (1, 2):
+                names = [E.value_name(c, act, st, v) for v in range(E.LOW[st], E.HIGH[st] + 1)]
+                shapes = [bytes(rows_for(n, bytearray(8))) for n in names + [E.STEP_SIGNS[st]] if n]
+                assert all(names) and len(set(shapes)) == len(shapes), (st, act, names)

@@ -17,7 +17,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def _table(name, events):
     """A stand-in for EmuTable: a board, the log's events, dark wires."""
     return types.SimpleNamespace(board=read_board(os.path.join(REPO, "boards", name + ".json")),
-                                 events=events, pico=types.SimpleNamespace(nanos=0, call=lambda cmd: {}),
+                                 events=events, pico=types.SimpleNamespace(nanos=0, call=lambda cmd: {},
+                                                                           watch_tone=lambda g: None,
+                                                                           tones=lambda since=0: []),
                                  last_frame=lambda ci: b"", place=lambda s, k, at_ns=None: None)
 
 
@@ -80,8 +82,8 @@ def test_cheesonomics_shows_money_the_turn_and_the_turns_lines():
 
 
 def test_the_speed_line_is_the_last_two_seconds_not_the_average(monkeypatch):
-    pico = types.SimpleNamespace(nanos=0)
-    table = types.SimpleNamespace(pico=pico, board=types.SimpleNamespace(mcu="rp2040"))
+    pico = types.SimpleNamespace(nanos=0, watch_tone=lambda g: None)
+    table = types.SimpleNamespace(pico=pico, board=types.SimpleNamespace(mcu="rp2040", piezo_pin=22))
     clock = [100.0]
     monkeypatch.setattr(view.time, "monotonic", lambda: clock[0])
     v = view.EmuView(table)
@@ -99,8 +101,8 @@ def test_the_speed_line_is_the_last_two_seconds_not_the_average(monkeypatch):
 def test_the_view_says_when_it_runs_slower_than_real_time(monkeypatch):
     """At 0.25x a grab window or the check's 3 s last four times as long as
     the box says: the view says so in words, and not at real time."""
-    pico = types.SimpleNamespace(nanos=0)
-    table = types.SimpleNamespace(pico=pico, board=types.SimpleNamespace(mcu="rp2040"), events=[])
+    pico = types.SimpleNamespace(nanos=0, watch_tone=lambda g: None)
+    table = types.SimpleNamespace(pico=pico, board=types.SimpleNamespace(mcu="rp2040", piezo_pin=22), events=[])
     clock = [100.0]
     monkeypatch.setattr(view.time, "monotonic", lambda: clock[0])
     v = view.EmuView(table)
@@ -117,7 +119,7 @@ def test_a_key_presses_after_the_emulators_time_now_not_the_last_answers():
     frame (100 ms) old. A ROLL pressed and let go both before the emulator's
     now land at one instant, in either order: ROLL left held, "stuck"."""
     pressed = []
-    pico = types.SimpleNamespace(nanos=0)
+    pico = types.SimpleNamespace(nanos=0, watch_tone=lambda g: None)
 
     def call(cmd):
         pico.nanos += 120 * view.MS              # the chip ran on since the last answer

@@ -549,3 +549,11 @@ def test_a_keyed_value_is_said_in_the_games_words_and_the_legend_lists_who_plays
     assert game.said == "P2 places plate 5"
     game = Game(headless(board("pico-8p")))             # joining: every station may join
     assert "buzzer of P8" in _shown(game)
+
+
+def test_every_tune_is_named_the_games_own_too():
+    """The tune line names a game's own tunes as the shell's: a false start's
+    falling pair, not its pitch in Hz (Cheese Master's tunes live in its package)."""
+    game = Game(headless(board("pico-4p"), "players 2\ndice yellow\nrollbutton\nwait 200\nbuzz P1\nwait 10\n"))
+    assert game.sim.box.tunes.tune is not None
+    assert game.tune_text() == "\u266a false start", game.tune_text()

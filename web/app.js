@@ -134,42 +134,95 @@ function paintTrack(s) {
 }
 
 // the latency probe (make bench, docs/bench.md): each station press, its
-// event's timeStamp (t) and when its handler ran (seen); when its station's
-// LEDs were next drawn (drawn); the frame that first shows them: its rAF time
-// (frame), performance.now() in that rAF callback (raf) and in the task after
-// that frame's rendering (painted). -1: not (yet); a press that changed
-// nothing within 200 ms stays -1.
+// event's timeStamp (t), when its handler ran (seen), when the box could
+// first confirm it (due: the glitch window after t, or seen if later), when
+// the box drew its station's LEDs (drawn); the frame that drew them: its rAF
+// time (frame), performance.now() as its callback began (raf), in the task
+// after its rendering (painted), when the browser painted it (paintTime) and
+// presented it (shown): Element Timing's times for a mark drawn in the same
+// frame, -1 where the browser does not report them; late: frames that began
+// after due and did not show it
+// (0: the first frame after the confirmation showed it). -1: not (yet); a
+// press that changed nothing within 200 ms stays -1.
 const PROBE_MAX = 5000;
 const pressRec = new Array(8).fill(null);
+const watching = [];                 // presses not yet shown: a frame is asked for each frame meanwhile
 const afterFrame = new MessageChannel();
 const painting = [];
 afterFrame.port1.onmessage = () => { const now = performance.now(); for (const r of painting.splice(0)) r.painted = now; };
+let marks = null;                    // the probe's marks (Element Timing), one a shown press
+const marked = new Map();            // mark id -> its press
+if (typeof PerformanceObserver !== "undefined" && PerformanceObserver.supportedEntryTypes?.includes("element")) {
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const m = marked.get(e.identifier);
+      if (!m) continue;
+      marked.delete(e.identifier);
+      m[0].shown = e.presentationTime || e.renderTime || -1;
+      m[0].paintTime = e.paintTime || -1;
+      m[1].remove();
+    }
+  }).observe({ type: "element", buffered: false });
+}
 function notePress(s, t) {
   if (page.presses.length >= PROBE_MAX) return;
-  const r = { s, t, seen: performance.now(), drawn: -1, frame: -1, raf: -1, painted: -1 };
+  const seen = performance.now();
+  const r = { s, t, seen, due: Math.max(seen, t + glitchMs), drawn: -1, frame: -1, raf: -1, painted: -1, shown: -1, late: 0 };
   page.presses.push(r);
+  if (pressRec[s]) watching.splice(watching.indexOf(pressRec[s]) >>> 0, 1);
   pressRec[s] = r;
+  watching.push(r);
+  wantFrame();
 }
 function noteTrackChange(s) {
   const r = pressRec[s];
   if (!r) return;
   pressRec[s] = null;
   const now = performance.now();
-  if (now - r.t > 200) return;     // that press lit nothing: not this one
+  if (now - r.t > 200) { watching.splice(watching.indexOf(r) >>> 0, 1); return; }  // that press lit nothing
   r.drawn = now;
-  requestAnimationFrame((ts) => {
-    r.frame = ts; r.raf = performance.now();
-    painting.push(r);
-    afterFrame.port2.postMessage(0);
-  });
+}
+function markShown(r) {
+  // a mark drawn in the same frame as the press's LEDs: Element Timing
+  // reports when that frame was presented
+  if (!marks) { marks = document.createElement("div"); marks.id = "probe"; document.body.append(marks); }
+  const id = "press" + page.presses.indexOf(r);
+  const el = document.createElement("div");   // Element Timing reports text by its block
+  el.setAttribute("elementtiming", id);
+  el.textContent = ".";
+  marked.set(id, [r, el]);
+  marks.append(el);
+  setTimeout(() => { if (marked.delete(id)) el.remove(); }, 1000);   // never reported: gone all the same
+}
+function probeFrame(ts, began) {
+  // after this frame's drawing: the presses it shows, and those it should have
+  for (let k = watching.length - 1; k >= 0; k--) {
+    const r = watching[k];
+    if (r.drawn >= 0) {
+      r.frame = ts; r.raf = began;
+      painting.push(r);
+      watching.splice(k, 1);
+      markShown(r);
+    } else if (pressRec[r.s] !== r || began - r.t > 200) {
+      if (pressRec[r.s] === r) pressRec[r.s] = null;
+      watching.splice(k, 1);        // it lit nothing
+    } else if (began >= r.due) {
+      r.late++;
+    }
+  }
+  if (painting.length) afterFrame.port2.postMessage(0);
+  if (watching.length) wantFrame();
 }
 
 // The box's show() hands over a chain's frame; the canvases are drawn in the
 // next animation frame's callback, just before the browser renders it: once
 // a frame however many steps showed something, and out of the box's step
-// (a tumble shows all six dice every step).
+// (a tumble shows all six dice every step). That callback first runs the
+// box's step if one is due (a press whose glitch window has ended, an input
+// not yet handled): a press confirmed when a frame begins is in that frame,
+// not the next one, though the step's own task has not come round yet.
 const dieDirty = new Array(6).fill(false), trackDirty = new Array(8).fill(false);
-let drawPending = false;
+let framePending = false, inFrame = false;
 function paint(ci, buf, pm) {
   const rgb = mp.PyProxy.toJs(buf);
   frames[ci] = rgb;
@@ -186,10 +239,21 @@ function paint(ci, buf, pm) {
       noteTrackChange(s);
     }
   }
-  if (!drawPending) { drawPending = true; requestAnimationFrame(drawDirty); }
+  wantFrame();
+}
+function wantFrame() {
+  if (!framePending && !inFrame) { framePending = true; requestAnimationFrame(onFrame); }
+}
+function onFrame(ts) {
+  framePending = false;
+  inFrame = true;
+  const began = performance.now();
+  if (stepDue(began)) runStep();
+  drawDirty();
+  inFrame = false;
+  probeFrame(ts, began);
 }
 function drawDirty() {
-  drawPending = false;
   for (let d = 0; d < 6; d++) if (dieDirty[d]) { dieDirty[d] = false; paintDie(d); }
   for (let s = 0; s < seatsShown; s++) if (trackDirty[s]) { trackDirty[s] = false; paintTrack(s); }
 }
@@ -278,6 +342,7 @@ function input(bit, level, tUs) {
   if (level ? held[bit] !== 1 : held[bit] !== 0) return;
   py.push(tUs, INPUT, bit, level);
   wakeNow();
+  wantFrame();
 }
 
 function plate(s, k, tUs) {
@@ -288,6 +353,7 @@ function plate(s, k, tUs) {
   }
   py.push(tUs, PLATE, s, k);
   wakeNow();
+  wantFrame();
 }
 
 function onPointerDown(ev) {
@@ -365,33 +431,38 @@ function onKey(ev) {
 }
 
 // -- the box's loop: one step a call ---------------------------------------
-let timer = 0, spinAt = -1;
+// A step is due now (spinAt 0), at spinAt (a press's glitch window: waited
+// for on the message loop, setTimeout rounds short waits up to 4 ms and
+// more), or at timerAt (setTimeout, woken 1 ms early). The next frame's
+// callback runs a step that is due (onFrame).
+let timer = 0, timerAt = -1, spinAt = -1, posted = false, glitchMs = 2;
 const channel = new MessageChannel();
 channel.port1.onmessage = () => {
-  if (spinAt >= 0 && performance.now() < spinAt) { channel.port2.postMessage(0); return; }
-  spinAt = -1;
+  posted = false;
+  if (spinAt < 0) return;             // run already (in a frame's callback)
+  if (performance.now() < spinAt) { post(); return; }
   runStep();
 };
+function post() { if (!posted) { posted = true; channel.port2.postMessage(0); } }
+function stepDue(now) { return (spinAt >= 0 && now >= spinAt) || (timerAt >= 0 && now >= timerAt); }
 function wakeNow() {
-  clearTimeout(timer); timer = 0;
-  if (spinAt < 0) { spinAt = 0; channel.port2.postMessage(0); } else spinAt = 0;
+  clearTimeout(timer); timer = 0; timerAt = -1;
+  spinAt = 0;
+  post();
 }
 function wakeIn(ms) {
-  clearTimeout(timer); timer = 0;
+  clearTimeout(timer); timer = 0; timerAt = -1;
   if (ms < 4) {
-    // setTimeout rounds a short wait up to 4 ms: a press's 2 ms glitch window
-    // is waited for on the message loop instead (inputs still get in)
-    const at = performance.now() + ms;
-    const wasIdle = spinAt < 0;
-    spinAt = at;
-    if (wasIdle) channel.port2.postMessage(0);
+    spinAt = performance.now() + ms;
+    post();
   } else {
     spinAt = -1;
+    timerAt = performance.now() + ms;
     timer = setTimeout(runStep, ms - 1);
   }
 }
 function runStep() {
-  timer = 0;
+  clearTimeout(timer); timer = 0; timerAt = -1; spinAt = -1;
   const a = performance.now();
   let wait;
   try {
@@ -474,6 +545,7 @@ async function start() {
     trackReversed: !!boardSpec.track_reversed,
     plates: boardSpec.plates,
   };
+  glitchMs = boardSpec.glitch_ms ?? Math.min(2, boardSpec.debounce_ms ?? 12);
   boardPermille = permille = Math.round((boardSpec.brightness ?? 0.2) * 1000);
   page.board = boardName; page.seats = seatsShown;
   buildScreen();

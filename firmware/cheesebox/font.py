@@ -5,20 +5,25 @@ rows_for(text, out) writes the 8 rows of a pattern (bit 7 = left column)
 into the bytearray `out`; Display.pattern() draws it in one colour.
 """
 
-# each glyph: 5 rows of 3 bits (bit 2 = left)
-GLYPHS = {
-    "0": (7, 5, 5, 5, 7), "1": (2, 6, 2, 2, 7), "2": (7, 1, 7, 4, 7), "3": (7, 1, 3, 1, 7),
-    "4": (5, 5, 7, 1, 1), "5": (7, 4, 7, 1, 7), "6": (7, 4, 7, 5, 7), "7": (7, 1, 2, 2, 2),
-    "8": (7, 5, 7, 5, 7), "9": (7, 5, 7, 1, 7), "P": (6, 5, 6, 4, 4), "-": (0, 0, 7, 0, 0),
-    "+": (0, 2, 7, 2, 0), " ": (0, 0, 0, 0, 0), "A": (2, 5, 7, 5, 5), "B": (6, 5, 6, 5, 6),
-    # letters and signs for Cheesonomics' steps and sums
-    "C": (7, 4, 4, 4, 7), "D": (6, 5, 5, 5, 6), "K": (5, 5, 6, 5, 5), "M": (5, 7, 7, 5, 5),
-    "N": (7, 5, 5, 5, 5), "W": (5, 5, 7, 7, 5), "X": (5, 5, 2, 5, 5), "x": (0, 5, 2, 5, 0),
-    "=": (0, 7, 0, 7, 0), "O": (7, 5, 5, 5, 7),
-    # the final count's lines: S sales (not the 5's shape), U unsold pieces;
-    # F the final turns
-    "S": (3, 4, 2, 1, 6), "U": (5, 5, 5, 5, 7), "F": (7, 4, 6, 4, 4),
-}
+from micropython import const
+
+# the glyphs, in CHARS' order: 5 rows of 3 bits each (bit 2 = left), a row
+# an octal digit, a glyph five digits; one string, not a dict of tuples (the
+# emulated pico-8p: 1 KB more heap free after boot, 2.9 KB beside a
+# Cheesonomics game). Beyond the digits: Cheesonomics' steps and sums (C, K,
+# N ... x, =), the final count (S not the 5's shape, U the unsold pieces, F
+# the final turns) and the names of what was keyed (GO goat, IT Italy), each
+# unlike the digits
+CHARS = '0123456789P-+ ABCDKMNWXx=OSUFEGHIJLQRTVYZ'
+_ROWS = (
+    "75557 26227 71747 71317 55711 74717 74757 71222 "   # '0' '1' '2' '3' '4' '5' '6' '7'
+    "75757 75717 65644 00700 02720 00000 25755 65656 "   # '8' '9' 'P' '-' '+' ' ' 'A' 'B'
+    "74447 65556 55655 57755 75555 55775 55255 05250 "   # 'C' 'D' 'K' 'M' 'N' 'W' 'X' 'x'
+    "07070 75557 34216 55557 74644 74647 74557 55755 "   # '=' 'O' 'S' 'U' 'F' 'E' 'G' 'H'
+    "72227 11157 44447 75571 65655 72222 55552 55222 "   # 'I' 'J' 'L' 'Q' 'R' 'T' 'V' 'Y'
+    "71247 "   # 'Z'
+)
+_BLANK = const(13)     # CHARS.find(" ")
 TOP = 1         # first row of the glyphs (rows 1-5; row 7 is left for a bar)
 
 
@@ -31,7 +36,10 @@ def rows_for(text, out):
     else:
         shifts = (5, 1)
     for i in range(min(2, len(text))):
-        g = GLYPHS.get(text[i], GLYPHS[" "])
+        g = CHARS.find(text[i])
+        if g < 0:
+            g = _BLANK
+        g *= 6
         for y in range(5):
-            out[TOP + y] |= g[y] << shifts[i]
+            out[TOP + y] |= (ord(_ROWS[g + y]) - 48) << shifts[i]
     return out

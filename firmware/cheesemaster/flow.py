@@ -82,6 +82,13 @@ DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7")
 #   "false_start_costs"  -- the house rule: a false start costs a point
 
 
+def _wins(c):
+    """A campaign's game wins by player, for the log (None: no campaign)."""
+    if c is None:
+        return None
+    return dict((name(s), c.wins[s]) for s in range(8) if c.wins[s])
+
+
 def out(d, s):
     """Station s is out of the game: one dim LED at the far end of its track
     (a point is the first LED: the two never look alike, whatever the colour)."""
@@ -112,12 +119,16 @@ def resume(box, saved):
     g.scored_at = ticks.add(box.now, -_LOSS_MS)
     m = g.match
     c = g.campaign
-    box.log("resume", {"round": m.rounds_played,
-                       "points": dict((name(s), m.points[s]) for s in range(8) if m.joined[s])})
     if m.phase != M.OVER:
         g.set_state(READY)
     else:
         g.set_state(KING if c is not None and c.king >= 0 else GAMEOVER)
+    box.log("resume", {"round": m.rounds_played,
+                       "points": dict((name(s), m.points[s]) for s in range(8) if m.joined[s]),
+                       "screen": STATE_NAMES[g.state], "marked": name(m.marked) if m.marked >= 0 else None,
+                       "winner": name(m.winner) if m.winner >= 0 else None,
+                       "campaign": c.game if c is not None else None, "wins": _wins(c),
+                       "king": name(c.king) if c is not None and c.king >= 0 else None})
     return g
 
 
@@ -284,7 +295,7 @@ class CheeseMaster:
         elif st == READY:
             self._buzz_ready(s, t_us)
         elif st == _TOUR:
-            self.set_state(READY)
+            self._end_tour()
         elif st == ROLLING or (st == GRAB and self._before_reveal(t_us)):
             self._false_start(s)
         elif st == GRAB:
@@ -307,6 +318,7 @@ class CheeseMaster:
             self.set_state(_TOUR)
             self.tour_pos = 0
             self.next_frame = now
+            self.box.log("tour", {"on": True})
         elif m.marked >= 0:
             self._say_no(s, "%s rolls (their buzzer or ROLL)" % name(m.marked))
         else:
@@ -403,6 +415,10 @@ class CheeseMaster:
         elif m.active[s] and not m.holder[s]:
             self._say_no(s, "no wheel: nothing to own up to")
 
+    def _end_tour(self):
+        self.set_state(READY)
+        self.box.log("tour", {"on": False})
+
     def _before_reveal(self, t_us):
         """A press stamped before the faces were shown (it reaches the box a
         debounce window after it happened). ticks_us differences only mean
@@ -423,6 +439,7 @@ class CheeseMaster:
                 self._score()
             else:
                 self.set_state(CHECK)
+                self.box.log("check", {"wheels": [name(s) for s in range(8) if m.active[s] and m.holder[s]]})
 
     def on_roll(self, t_us):
         st = self.state
@@ -504,6 +521,7 @@ class CheeseMaster:
             c.tiebreak = []
             self._save(True)                # the King's screen survives a power cut
             self.set_state(KING)
+            box.log("king", {"p": name(c.king), "wins": _wins(c)})
             box.tunes.play(TUNE_KING, box.now)
         else:
             c.tiebreak = leaders
@@ -550,7 +568,8 @@ class CheeseMaster:
                               "lost": dict((name(s), m.lost[s]) for s in range(8) if m.lost[s]),
                               "points": dict((name(s), m.points[s]) for s in range(8)
                                              if m.joined[s]),
-                              "out": [name(s) for s in m.eliminated]})
+                              "out": [name(s) for s in m.eliminated],
+                              "marked": name(m.marked) if m.marked >= 0 else None})
         if res == M.REPLAY:
             # seen as well as heard: the dice turn to the replay sign too
             self.replayed = True
@@ -590,9 +609,11 @@ class CheeseMaster:
     def _game_over(self):
         box = self.box
         m = self.match
-        if self.campaign is not None:
-            self.campaign.record(m.winner)
-        box.log("winner", {"p": name(m.winner), "out": [name(s) for s in m.eliminated]})
+        c = self.campaign
+        if c is not None:
+            c.record(m.winner)
+        box.log("winner", {"p": name(m.winner), "out": [name(s) for s in m.eliminated],
+                           "wins": _wins(c)})
         # the final screen (and a campaign's tally) survives a power cut
         self._save(True)
         self.set_state(GAMEOVER)
@@ -630,7 +651,7 @@ class CheeseMaster:
         elif st == _TOUR:
             if ticks.diff(now, self.next_frame) >= 0:
                 if self.tour_pos >= 6:
-                    self.set_state(READY)
+                    self._end_tour()
                 else:
                     self._tour_frame()
                     self.tour_pos += 1

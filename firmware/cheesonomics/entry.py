@@ -38,6 +38,52 @@ KIND_CODES = ((1, 1), (1, 2), (2, 1), (2, 2))
 _MAX = const(8)
 
 
+def short(names, i):
+    """Name i of a list of 5, as die 6 can show it: its first two letters
+    (GO goat, IT Italy), or its first and the next letter that tells it
+    from the names before it (a card file may name two alike)."""
+    from cheesebox.font import CHARS
+    letters = [ch for ch in names[i].upper() if ch in CHARS and ch != " "]
+    if not letters:
+        return str(i + 1)
+    taken = [short(names, j) for j in range(i)]
+    for ch in letters[1:]:
+        if letters[0] + ch not in taken:
+            return letters[0] + ch
+    return letters[0] + str(i + 1)
+
+
+# an action by its first letters, as the reference card names it
+ACTION_SHORT = ("PA", "CA", "CP", "PR", "SE")
+
+
+def value_name(cards, act, st, v):
+    """What value v means at step st (act: the action keyed, which tells an
+    animal from a place), in at most two glyphs for die 6, so a player reads
+    what was keyed, not only its number: an animal, place, country or mark
+    by its first letters, a number of cards or pieces with its step's letter
+    (K3, N2), a market card by its signs up and back (12). "" outside the
+    step's values."""
+    if v < LOW[st] or v > HIGH[st]:
+        return ""
+    if st == ACT:
+        return ACTION_SHORT[v]
+    if st == WHICH:
+        return short(cards.animals if act == 1 else cards.places, v - 1)
+    if st == ANIMAL:
+        return short(cards.animals, v - 1)
+    if st == COUNTRY or st == CARD_C:
+        return short(cards.countries, v - 1)
+    if st == MARK:
+        return short(cards.marks, v - 1) if v else "M-"
+    if st == SWAP and v == 0:
+        return "X0"
+    if st == SWAP or st == CARD_K:
+        u, b = KIND_CODES[v - 1]
+        return "%d%d" % (u, b)
+    return "%s%d" % (STEP_SIGNS[st], v)        # cards, pieces
+
+
 def kind_name(code):
     """'1|2' for code 2 (keys 1-4)."""
     u, b = KIND_CODES[code - 1]

@@ -23,7 +23,8 @@ from cheesebox.display import OFF, STATION
 from cheesebox.events import name
 from cheesebox.font import rows_for
 from cheesonomics.cardfile import NONE
-from cheesonomics.entry import COUNTRY, STEP_NAMES, STEP_SIGNS, LOW, HIGH, Entry, card_kind, kind_name
+from cheesonomics.entry import (COUNTRY, STEP_NAMES, STEP_SIGNS, LOW, HIGH, Entry, card_kind, kind_name,
+                                value_name)
 from cheesonomics.scoring import RuleError
 
 NAME = "cheesonomics"
@@ -56,6 +57,7 @@ _BLINK_MS = const(250)
 _MONEY_MS = const(3000)          # money, deck or a sale's sum on the dice this long
 _REFUSE_MS = const(1200)         # a refusal's sign on the station
 _CONFIRM_MS = const(300)         # dials: a buzzer confirms a step this long after the last
+_NAME_MS = const(2000)           # die 6 names the value keyed (or dialled) this long
 _DIAL_CYCLE_MS = const(2500)     # dials: the track shows the value, then the step for
 _STEP_SHOWN_MS = const(500)      # this long (a new step: the step first)
 _SHOW_MONEY = const(1)           # what the dice show for a moment (show_what)
@@ -179,6 +181,8 @@ class Companion:
         self.entry = Entry()            # the active player's values so far
         self.sel = _NO_VALUE             # a dial's value now
         self.sel_at = box.now           # dials: when it moved or a step began (the track's phase)
+        self.named = ""                 # die 6: the name of the value keyed or dialled, until named_until
+        self.named_until = 0
         self.show_what = 0              # what the dice show for a moment (_SHOW_*), until show_until
         self.show_s = -1                # whose (money: that station; sale: the seller)
         self.show_until = 0
@@ -233,6 +237,7 @@ class Companion:
         if self.refuse_until != -1:
             self.refuse_until = ticks.add(self.refuse_until, ms)
         self.no_until = ticks.add(self.no_until, ms)
+        self.named_until = ticks.add(self.named_until, ms)
         for s in range(8):
             self.confirmed[s] = ticks.add(self.confirmed[s], ms)
         self._changed()
@@ -335,6 +340,7 @@ class Companion:
         if self.box.dials:
             self.sel = value
             self.sel_at = self.box.now      # the value at once while it turns
+            self._name(self.entry.step(), value)
             self._changed()
         else:
             self._offer(s, value)
@@ -404,7 +410,9 @@ class Companion:
         if why:
             self._refuse(s, why)
             return False
+        st = self.entry.step()
         self.entry.take(v)
+        self._name(st, v)
         if self.entry.k == 1 and self.undo is not None:
             self.undo = None             # the next player has begun: no undo any more
         self.refuse_until = -1
@@ -415,6 +423,14 @@ class Companion:
         self._changed()
         return True
 
+    def _name(self, st, v):
+        """Die 6 names what value v means at step st for a moment (GO: goat,
+        IT: Italy, K3: 3 cards), in letters, so the player reads what they
+        keyed or where the dial stands, not only its number or a colour."""
+        e = self.entry
+        self.named = value_name(self.cards, e.v[0] if e.k else v, st, v)
+        self.named_until = ticks.add(self.box.now, _NAME_MS)
+
     def on_roll(self, t_us):
         box = self.box
         if self.state == _VARIANT:
@@ -422,6 +438,7 @@ class Companion:
         elif self.state == _LAYOUT:
             self._next_page()
         elif self.state == _TURN:
+            self.named = ""
             if self.entry.k > 0:
                 self.entry.back()           # back one step
                 self.refuse_until = -1
@@ -470,6 +487,7 @@ class Companion:
         """The table has laid out this sector's cards: the next, then play."""
         self.page += 1
         self.box.tunes.play(sound.MENU, self.box.now)
+        self.box.log("layout", {"sector": self.page, "done": self.page >= 3})
         if self.page >= 3:
             self.set_state(_TURN)
         else:
@@ -563,6 +581,7 @@ class Companion:
             self.entry.clear()
             self.refuse_until = -1
             self.shown_k = -1
+            self.named = ""
             s = self.active()
             self.sel = box.plate_at(s, box.ticks_us()) if box.dials else _NO_VALUE
             self._step_first()
@@ -582,6 +601,9 @@ class Companion:
         if self.show_what and ticks.diff(now, self.show_until) >= 0:
             self.show_what = 0
             self._changed()
+        if self.named and ticks.diff(now, self.named_until) >= 0:
+            self.named = ""
+            self._changed()
         if self.refuse_until != -1 and ticks.diff(now, self.refuse_until) >= 0:
             self.refuse_until = -1
             self._changed()
@@ -593,7 +615,8 @@ class Companion:
         w = -1
         if self.show_what:
             w = max(0, ticks.diff(self.show_until, now))
-        for until in (self.refuse_until, self.no_until if self.no_s != -1 else -1):
+        for until in (self.refuse_until, self.no_until if self.no_s != -1 else -1,
+                      self.named_until if self.named else -1):
             if until != -1:
                 r = max(0, ticks.diff(until, now))
                 if w < 0 or r < w:
@@ -618,7 +641,7 @@ class Companion:
             page = (since // _FINAL_SIGN_MS) % 2
             self._draw_whose(page)
         elif ((self.show_what == _SHOW_SALE or self.show_what == _SHOW_UNDO) and not self.entry.k
-              and self.refuse_until == -1):
+              and self.refuse_until == -1 and not self.named):
             page = self._who_phase(now)
             self._draw_shown(page)
         elif self.state == _LAYOUT:
@@ -668,6 +691,10 @@ class Companion:
             d.die(5, "cross")
             return
         e = self.entry
+        if self.named:
+            text = self.named
+            d.pattern(5, rows_for(text, rows), STATION[s], "n%s%d" % (text, s))
+            return
         if (what == _SHOW_UNDO or what == _SHOW_SALE) and not e.k:
             self._draw_shown(self._who_phase(self.box.now))
             return
@@ -716,7 +743,7 @@ class Companion:
         shown for a moment, no refusal, the deck run out."""
         b = self.bank
         return (self.state == _TURN and not self.show_what and not self.entry.k
-                and self.refuse_until == -1 and b.final_turns())
+                and self.refuse_until == -1 and not self.named and b.final_turns())
 
     def _draw_whose(self, phase):
         """Die 6 at a turn's start: whose turn (`P3`, their colour); in the

@@ -79,6 +79,9 @@ EVENTS = {
               "lost": lambda v: isinstance(v, dict) and all(_player(k) and _count(n) for k, n in v.items()),
               "points": _points, "out": _players},
     "winner": {"p": _player, "out": _players},
+    "king": {"p": _player},
+    "tour": {"on": lambda v: isinstance(v, bool)},
+    "check": {"wheels": _players},
     "stuck": {"input": _input},
     "unstuck": {"input": _input},
     "resume": {},                           # the game's own fields: RESUME below
@@ -93,6 +96,7 @@ EVENTS = {
     "market": {"players": _players, "variant": lambda v: v in ("basic", "advanced"), "first": _player,
                "prices": lambda v: isinstance(v, list) and len(v) == 5 and all(_count(x) for x in v),
                "deck": _count},
+    "layout": {"sector": _count, "done": lambda v: isinstance(v, bool)},
     "action": {"p": _player, "act": lambda v: v in ("collect", "produce", "sell", "pass"),
                "money": _count, "deck": _count},
     "not_allowed": {"p": _player, "why": lambda v: isinstance(v, str)},

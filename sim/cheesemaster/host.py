@@ -170,6 +170,8 @@ def hint(seen, state):
                 parts.append("P%d's buzzer too, in a moment" % (m.marked + 1))
             else:
                 parts.append("or P%d's buzzer" % (m.marked + 1))
+        elif m is None and seen.g.get("marked"):
+            parts.append("or %s's buzzer" % seen.g["marked"])     # the chip's log says who
         elif (m.round_no if m is not None else seen.g.get("rounds", 0)) == 0:
             parts.append("a buzzer: dice tour (every face)")
         text = "; ".join(parts)

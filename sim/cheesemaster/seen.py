@@ -40,14 +40,33 @@ def event(seen, e):
         return _score(seen, e)
     elif ev == "winner":
         seen.state = "gameover"
-        g["winner"] = p
+        g.update(winner=p, marked=None)
         g["out"] = e.get("out", g.get("out", []))
+        if e.get("wins") is not None:
+            g["wins"] = dict(e["wins"])
+    elif ev == "king":
+        seen.state = "king"
+        g.update(king=p, wins=dict(e.get("wins") or {}))
+    elif ev == "tour":
+        seen.state = "tour" if e.get("on") else "ready"
+    elif ev == "check":
+        seen.state = "check"
+        seen.note("the check: %s hold%s a wheel; a wrong plate card: own up with your buzzer" % (
+            ", ".join(e.get("wheels", [])) or "nobody", "s" if len(e.get("wheels", [])) == 1 else ""))
     elif ev == "resume" and "points" in e:
-        seen.state = "ready"
-        seen.score = dict(e["points"])
-        seen.players = sorted(seen.score)
-        g["rounds"] = e.get("round", 0)
+        _resume(seen, e)
     return None
+
+
+def _resume(seen, e):
+    """A saved game again: its screen, points, who rolls, the campaign's tally
+    (older boxes logged the points and rounds only: between rounds)."""
+    g = seen.g
+    seen.state = e.get("screen") or "ready"
+    seen.score = dict(e["points"])
+    seen.players = sorted(seen.score)
+    g.update(rounds=e.get("round", 0), marked=e.get("marked"), winner=e.get("winner"),
+             campaign=e.get("campaign"), wins=dict(e.get("wins") or {}), king=e.get("king"))
 
 
 def _game(seen, e):
@@ -58,7 +77,10 @@ def _game(seen, e):
     seen.plates = {}
     seen.notes = []
     seen.games += 1
-    seen.g.update(rounds=0, replays=0, out=[], winner=None, campaign=e.get("campaign"))
+    seen.g.update(rounds=0, replays=0, out=[], winner=None, campaign=e.get("campaign"), marked=None,
+                  king=None)
+    if e.get("campaign") is None:
+        seen.g["wins"] = {}
 
 
 def _score(seen, e):
@@ -67,6 +89,7 @@ def _score(seen, e):
     seen.score.update(e.get("points", {}))
     g["rounds"] = g.get("rounds", 0) + 1
     g["out"] = list(e.get("out", []))
+    g["marked"] = e.get("marked")
     if e.get("result") == "replay":
         g["replays"] = g.get("replays", 0) + 1
         return "tie replay: everyone still in would be out: points back, roll again"
@@ -87,6 +110,8 @@ def result(seen, out):
     out["rounds"] = g.get("rounds", 0)
     out["replays"] = g.get("replays", 0)
     out["dice"] = list(seen.dice)
-    out["marked"] = None                # who rolls next: not in the log
+    out["marked"] = g.get("marked")
     if g.get("campaign") is not None:
-        out["campaign"] = {"game": g["campaign"], "wins": {}, "king": None}
+        wins = g.get("wins") or {}
+        out["campaign"] = {"game": g["campaign"], "wins": dict((q, wins.get(q, 0)) for q in seen.joined_now()),
+                           "king": g.get("king")}

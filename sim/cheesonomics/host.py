@@ -123,14 +123,17 @@ def _legend(c, st, act):
 def _step_seen(seen):
     """The emulated chip's step, as die 6 shows it (its sign; a turn's start
     shows whose turn: the action), in words."""
-    from cheesonomics.entry import STEP_NAMES, STEP_SIGNS
+    from cheesonomics.entry import STEP_NAMES, STEP_SIGNS, WHICH
     from sim.cheesonomics import seen as S
     t = seen.shown[5].text if len(seen.shown) > 5 else ""
     if t in ("OK", "0K"):
         return "confirm: your buzzer"
     if t in STEP_SIGNS[1:]:
         st = STEP_SIGNS.index(t)
-        return _legend(S.card_list(), st, None) or "%s (die 6: %s)" % (STEP_NAMES[st], t)
+        act = seen.g.get("act") if st == WHICH else None       # the action this screen's keys sent
+        return _legend(S.card_list(), st, act) or "%s (die 6: %s)" % (STEP_NAMES[st], t)
+    if len(t) == 2 and not t.startswith(":") and not (t[0] in "PF" and t[1].isdigit()):
+        return "die 6 names the value keyed: %s" % t      # for 2 s, then the step's letter
     return _legend(S.card_list(), 0, None)
 
 

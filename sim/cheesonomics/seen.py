@@ -19,6 +19,12 @@ def event(seen, e):
         _market(seen, e)
     elif ev == "action":
         _action(seen, e)
+    elif ev == "layout":
+        if e.get("done"):
+            seen.state = "turn"
+            line(seen, "the market is laid out: %s plays first" % g.get("turn", "?"))
+        else:
+            line(seen, "sector %s of 3 laid out" % e.get("sector", "?"))
     elif ev == "not_allowed" and seen.state in ("turn", "final"):
         line(seen, "%s: not allowed: %s" % (p, e.get("why", "?")))     # as the why line says it
     elif ev == "undo":
@@ -111,8 +117,15 @@ def said(e):
 
 def keyed(seen, s, k):
     """A value the screen's own keys sent (the emulated chip's only record
-    of what was keyed before the action)."""
+    of what was keyed before the action). Keyed while die 6 shows whose turn
+    it is, it is the action: it tells whether "which" asks for an animal or
+    a place."""
     line(seen, "P%d keys %s" % (s + 1, k))
+    d6 = seen.shown[5] if len(seen.shown) > 5 else None
+    if d6 is not None and not d6.bar and d6.text == "P%d" % (s + 1):
+        seen.g["act"] = int(k)
+    elif d6 is None or d6.text == ":cross":
+        seen.g["act"] = None            # after a refusal the step is not known from die 6
 
 
 def result(seen, out):
@@ -180,7 +193,8 @@ def labels(seen, state, dice):
     if dice[3].text == "D":             # ROLL with nothing keyed: money, the deck count
         who = turn(seen) or "the player"
         out[:5] = ["%s: money" % who, "%s: money" % who, "", "deck", "cards in deck"]
-    elif dice[5].text.isdigit() and not dice[5].bar:    # another player's money, for 3 s
+    elif (dice[5].text.isdigit() and not dice[5].bar      # another player's money, for 3 s
+          and (not dice[4].text or dice[4].rgb == dice[5].rgb)):   # (not a card's signs keyed)
         who = _whose(dice[5])
         out[4:] = ["%s: money" % who, "%s: money" % who]
     return out
@@ -203,6 +217,8 @@ def _die6(seen, d):
         return "OK: buzzer"
     if t in STEP_SIGNS[1:]:
         return "next: %s" % STEP_NAMES[STEP_SIGNS.index(t)]
+    if len(t) == 2 and not t.startswith(":"):
+        return "keyed: %s" % t          # the value's name (GO goat, IT Italy, K3, 12)
     return "turn"
 
 

@@ -110,11 +110,11 @@ def test_each_step_has_its_position_on_the_track_and_its_letter_on_die_6():
     r, sim, lines = _sim(PRODUCED)
     signs = []
     for key in (4, 1, 2):
-        run_script(sim, "answer P2 %d\nwait 100\n" % key)
+        run_script(sim, "answer P2 %d\nwait 2100\n" % key)     # after the value's name (2 s)
         signs.append(sim.box.display.shown[5])
         assert _most_lit(sim, 1) == sim.box.game.k + 1         # done steps + the blinking one
     assert signs[0] != signs[1] and signs[1] != signs[2]         # animal, country, pieces
-    run_script(sim, "answer P2 1\nwait 100\n")
+    run_script(sim, "answer P2 1\nwait 2100\n")
     assert sim.box.display.shown[5].startswith("OK")            # complete: press the buzzer
     assert _most_lit(sim, 1) == 4 and track(sim, 1)[2] != (0, 0, 0)
 
@@ -170,6 +170,36 @@ def _die_lit(sim, d):
     return out
 
 
+def _drawn(text):
+    """The 64 pixels `text` lights on a die (font.py), row by row."""
+    from cheesebox.font import rows_for
+    rows = rows_for(text, bytearray(8))
+    return [bool((rows[y] >> (7 - x)) & 1) for y in range(8) for x in range(8)]
+
+
+def test_die_6_names_what_was_keyed_in_letters_on_keys():
+    # sell, goat, Italy, 3 pieces: each value's name, not only its number
+    r, sim, lines = _sim(PRODUCED)
+    for key, name in ((4, "SE"), (2, "GO"), (2, "IT"), (3, "N3")):
+        run_script(sim, "answer P2 %d\nwait 100\n" % key)
+        assert _die_lit(sim, 5) == _drawn(name), name
+    run_script(sim, "wait 2000\n")
+    assert _die_lit(sim, 5) == _drawn("OK")                     # then: complete, press the buzzer
+    r, sim, lines = _sim(START + "answer P2 2\nanswer P2 2\nwait 100\n")
+    assert _die_lit(sim, 5) == _drawn("YE")                     # collect by place: yellow
+
+
+def test_die_6_names_where_the_dial_stands_before_it_is_taken():
+    r, sim, lines = _sim(PRODUCED, name="pico2-8p")
+    g = sim.box.game
+    run_script(sim, "answer P2 4\nwait 100\n")
+    assert g.k == 0 and _die_lit(sim, 5) == _drawn("SE")       # not taken yet: what it would be
+    run_script(sim, "buzz P2\nwait 400\nanswer P2 5\nwait 100\n")
+    assert g.k == 1 and _die_lit(sim, 5) == _drawn("CA")       # sell taken by the buzzer; the dial on camel
+    run_script(sim, "answer P2 7\nwait 100\n")
+    assert _die_lit(sim, 5) == _drawn("A")                      # no animal 7: the step's letter
+
+
 def test_an_undo_is_seen_on_die_6_as_well_as_heard():
     r, sim, lines = _sim(PRODUCED + "collect P2 goat\n")
     before = _die_lit(sim, 5)                                   # P3's turn: "P3"
@@ -178,7 +208,9 @@ def test_an_undo_is_seen_on_die_6_as_well_as_heard():
     undone = _die_lit(sim, 5)
     assert sim.box.display.shown[5] == "undo1"                  # an arrow turning back, P2's colour
     assert undone != before and undone != _die_lit(_sim(START)[1], 5)    # nor "P2" at a turn's start
-    run_script(sim, "answer P2 3\n")                            # P2 keys again: their step
+    run_script(sim, "answer P2 3\n")                            # P2 keys again: what, then their step
+    assert sim.box.display.shown[5] == "nPR1"
+    run_script(sim, "wait 2100\n")
     assert sim.box.display.shown[5] == "TK1"
     r, sim, lines = _sim(PRODUCED + "collect P2 goat\nundo P2\nwait 3500\n")
     assert sim.box.display.shown[5] == "P1"                     # 3 s on: P2's turn, as before
@@ -242,7 +274,9 @@ def test_the_next_player_sees_the_prices_at_once_and_the_sale_paid_on_die_6():
     bar = [rgb[3 * (start + wire_index(layout, x, 7)):3 * (start + wire_index(layout, x, 7)) + 3]
            for x in range(8)]
     assert all(any(px) for px in bar)                            # underlined: not money on demand
-    run_script(sim, "answer P3 4\n")                            # P3 begins: die 6 their step
+    run_script(sim, "answer P3 4\n")                            # P3 begins: die 6 what they keyed
+    assert sim.box.display.shown[5] == "nSE2" and sim.box.display.shown[:5] == _price_keys(sale["prices"])
+    run_script(sim, "wait 2100\n")                              # then their step
     assert sim.box.display.shown[5] == "TA2" and sim.box.display.shown[:5] == _price_keys(sale["prices"])
     r, sim, lines = _sim(PRODUCED + "sell P2 cow Italy 2\nwait 3500\n")
     assert sim.box.display.shown[5] == "P2"                      # 3 s on: P3 (station 2) to play
@@ -298,7 +332,7 @@ def test_the_final_turns_and_how_many_are_left_show_on_die_6():
     sim.box.game.bank.deck = 2
     run_script(sim, "produce P2 2\n")                           # the deck runs out: P3 and P1 left
     assert _die6_over(sim, 2500) == {"P2", "F2"}                # P3's turn, then "F2", in turn
-    run_script(sim, "answer P3 3\n")
+    run_script(sim, "answer P3 3\nwait 2000\n")               # PR (produce) named for 2 s
     assert _die6_over(sim, 2500) == {"TK2"}                     # keying: the step's letter only
     run_script(sim, "rollbutton\npass P3\n")
     assert _die6_over(sim, 2500) == {"P0", "F1"}                # P1's, the last final turn

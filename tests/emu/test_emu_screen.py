@@ -10,6 +10,7 @@ from rich.console import Console
 from emu.table import EmuTable
 from emu.view import EmuView
 from sim.boxscreen import die_grid
+from sim.cheesonomics.seen import card_list
 
 
 def _words(v, w=140, h=50):
@@ -59,6 +60,48 @@ def test_make_emu_shows_what_make_sim_shows(image):
         words = _words(v, 80, 24)
         assert "why: %s: not allowed: no cheese on the table to sell" % who in words, words
         assert "6 refused" in words
+        t.run(1500)
+        assert "6 %s's turn" % who in _words(v), _words(v)          # the refusal's cross is gone
         keys(["qw"[int(who[1]) - 1], "1"], 300)                   # collect by animal: which one?
         words = _words(v, 80, 24)
-        assert "6 next: which" in words and "%s, which (die 6: W)" % who in words, words
+        assert "die 6 names the value keyed: CA" in words, words   # CA: collect by animal, for 2 s
+        t.run(2000)
+        words = _words(v, 80, 24)
+        assert "6 next: which" in words, words
+        # the action keyed was collect by animal: which asks for an animal, and says which is which
+        first = card_list().animals[0]
+        assert "which: 1 %s" % first in words, words
+
+
+def test_make_emu_shows_the_tour_the_check_and_who_rolls_next(image):
+    """The screens the chip's log now tells: the dice tour, the plate-card
+    check with who holds a wheel, and the player marked to roll next (their
+    buzzer rolls), on pico-4p with plate cards."""
+    with EmuTable("pico-4p", flash=image("pico-4p")) as t:
+        t.boot()
+        v = EmuView(t)
+
+        def keys(typed, ms=300):
+            for k in typed:
+                assert v.key(k)
+                t.run(ms)
+        keys("1", 60)                                   # the tune line, from the piezo pin's pitches
+        assert v.tune_text() == "\u266a join", v.tune_text()
+        t.run(300)
+        assert v.tune_text() == ""                      # over: silent 100 ms
+        keys("2 ")
+        keys(" ", 1500)                                 # yellow: the game starts
+        keys("1", 500)                                  # a buzzer before the first roll: the tour
+        words = _words(v)
+        assert "tour · " in words and "a buzzer stops the tour" in words, words
+        keys(" ", 150)                                  # ROLL (acts when let go): the tour ends, the dice tumble
+        assert v.tune_text() == "\u266a roll" and "\u266a roll" in _words(v), v.tune_text()
+        t.run(2450)
+        assert "grab · " in _words(v), _words(v)
+        keys("1", 600)                                  # P1 takes the only wheel: the check
+        words = _words(v)
+        assert "check · " in words and "P1 holds a wheel" in words, words
+        t.run(3000)
+        keys(" ", 1500)                                 # ROLL ends the check: scored
+        words = _words(v)
+        assert "ready · " in words and "marked P2" in words and "or P2's buzzer" in words, words
