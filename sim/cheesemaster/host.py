@@ -12,6 +12,7 @@ SCORE_WORD = "points"
 RESUME = {"round": "count", "points": "points"}
 TERMINAL = None
 COMMANDS = ("dice",)
+TUNE_MODULES = (CM,)                    # its own tunes live with the game (flow.py)
 HINTS = {
     "menu": "any buzzer: next dice choice; ROLL confirms",
     "ready": "ROLL rolls",
