@@ -138,13 +138,8 @@ test-mp: $(STAMP)
 # budget of 10 minutes on a 2-core machine. A new emulated test for the Pico 2
 # that only repeats a Pico test takes @pytest.mark.second_chip and a line in
 # docs/emulator.md (tests/test_second_chip.py checks both).
-# The tests marked own_process stop a host tool that follows a serial port
-# with SIGINT, as a user's Ctrl-C does; in a fresh clone's full run the tools
-# did not stop in the shared workers (they do alone and under -n 3 on their
-# own: not explained), so they run after the rest, in a process of their own.
 test-py: $(STAMP)
-	$(PY) -m pytest -q -n 3 --dist worksteal --durations=10 -m "not second_chip and not own_process" tests
-	$(PY) -m pytest -q -m "own_process and not second_chip" tests
+	$(PY) -m pytest -q -n 3 --dist worksteal --durations=10 -m "not second_chip" tests
 
 sim: $(STAMP)
 	$(PY) -m sim $(ARGS)

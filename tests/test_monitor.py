@@ -20,6 +20,7 @@ import pytest
 
 from cheesebox.board import read_board
 from sim.scenario import Sim, run_script
+import ctrl_c
 from test_eventlog import PtyBoard, _PortInfo, _ports
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -173,13 +174,12 @@ def test_replay_speed_follows_the_box_clock(tmp_path):
     assert sum(slept) == pytest.approx(total / 2.0, abs=0.01) or max(slept) == 5.0
 
 
-@pytest.mark.own_process
 def test_serial_unplugged_and_back(tmp_path):
     """The board goes away mid-game and comes back: the screen says so and goes on."""
     lines = _scenario("full_game_plate_cards", "pico-4p")
     half = len(lines) // 2
     board = PtyBoard(tmp_path)
-    p = subprocess.Popen([sys.executable, TOOL, "--port", board.path, "--snapshot", "--width", "250"],
+    p = ctrl_c.popen([sys.executable, TOOL, "--port", board.path, "--snapshot", "--width", "250"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         board.send(("\r\n".join(lines[:half]) + "\r\n").encode(), then_unplug=True).join(20)
@@ -197,7 +197,6 @@ def test_serial_unplugged_and_back(tmp_path):
     assert "game over: P1 wins" in out and "[reconnected: " in out and "%d events" % n in out
 
 
-@pytest.mark.own_process
 def test_emulated_board_on_a_socket(tmp_path):
     """A pyserial URL (socket://, as an emulated Pico or Wokwi's rfc2217:// serve the console)."""
     lines = _scenario("false_start", "pico-4p")
@@ -215,7 +214,7 @@ def test_emulated_board_on_a_socket(tmp_path):
         srv.close()
     t = threading.Thread(target=serve, daemon=True)
     t.start()
-    p = subprocess.Popen([sys.executable, TOOL, "--port", "socket://127.0.0.1:%d" % port, "--snapshot"],
+    p = ctrl_c.popen([sys.executable, TOOL, "--port", "socket://127.0.0.1:%d" % port, "--snapshot"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     t.join(20)
     time.sleep(0.5)

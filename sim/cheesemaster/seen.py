@@ -50,9 +50,7 @@ def event(seen, e):
     elif ev == "tour":
         seen.state = "tour" if e.get("on") else "ready"
     elif ev == "check":
-        seen.state = "check"
-        seen.note("the check: %s hold%s a wheel; a wrong plate card: own up with your buzzer" % (
-            ", ".join(e.get("wheels", [])) or "nobody", "s" if len(e.get("wheels", [])) == 1 else ""))
+        seen.state = "check"            # who holds a wheel: their grabs' lines say it already
     elif ev == "resume" and "points" in e:
         _resume(seen, e)
     return None

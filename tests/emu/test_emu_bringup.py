@@ -11,7 +11,8 @@ import subprocess
 import sys
 import time
 
-import pytest
+
+import ctrl_c
 
 from emu.table import EmuTable
 from emu.view import EmuView, serve_usb
@@ -35,7 +36,6 @@ def _press(t, s, hold_ms=150):
     _emulated(t, 300)
 
 
-@pytest.mark.own_process
 def test_make_emu_prints_the_usb_serial_and_the_host_tools_reach_the_box_there(image):
     with EmuTable("pico-4p", flash=image("pico-4p")) as t:
         t.boot()
@@ -46,9 +46,9 @@ def test_make_emu_prints_the_usb_serial_and_the_host_tools_reach_the_box_there(i
         assert url in said.getvalue() and "make monitor PORT=%s" % url in said.getvalue()
         assert any(url in str(line) for line in view.status())      # on the view's screen too
         # the event log, followed live through the URL, as on a Pico's /dev/ttyACM0
-        log = subprocess.Popen([sys.executable, os.path.join(REPO, "host_tools", "table", "eventlog.py"),
-                                "--port", url, "--json"], cwd=REPO, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+        log = ctrl_c.popen([sys.executable, os.path.join(REPO, "host_tools", "table", "eventlog.py"),
+                           "--port", url, "--json"], cwd=REPO, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
         try:
             assert "eventlog: reading %s" % url in log.stderr.readline()    # connected
             _emulated(t, 1000)              # the joining screen is up

@@ -100,7 +100,7 @@ def test_make_emu_shows_the_tour_the_check_and_who_rolls_next(image):
         assert "grab · " in _words(v), _words(v)
         keys("1", 600)                                  # P1 takes the only wheel: the check
         words = _words(v)
-        assert "check · " in words and "P1 holds a wheel" in words, words
+        assert "check · " in words and "P1 grabs" in words and "ROLL scores (after 3 s)" in words, words
         t.run(3000)
         keys(" ", 1500)                                 # ROLL ends the check: scored
         words = _words(v)
