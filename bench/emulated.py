@@ -66,9 +66,10 @@ import json, sys, machine, micropython
 from cheesebox.board import BoardError, load_board
 import rp2port.app as app
 T.append(time.ticks_us())
-held = app._safe_boot()
+raw = app._board_json()
+held = app._safe_boot(raw)
 T.append(time.ticks_us())
-board = app.load()
+board = app.load(app.BOARD_FILE, raw)
 T.append(time.ticks_us())
 import os, random
 from cheesebox.box import Box
@@ -85,10 +86,10 @@ T.append(time.ticks_us())
 print("BOOT_US", " ".join(str(time.ticks_diff(T[i + 1], T[i])) for i in range(len(T) - 1)))
 port.close()
 """ % (_main_builtins(),)
-BOOT_PARTS = ("import rp2port.app (json, machine, board.py)", "safe-boot check (ROLL pin, 5 ms settle)",
-              "board file read and checked", "import box, events, save, port (and what they import)",
-              "Rp2Port(board): PIO, DMA, LEDs", "Box(...): the shell, Cheese Master, the first frame",
-              "first step()")
+BOOT_PARTS = ("import rp2port.app (json, machine, board.py)",
+              "board.json read, safe-boot check (ROLL pin, 5 ms settle)", "board file checked",
+              "import box, events, save, port (and what they import)", "Rp2Port(board): PIO, DMA, LEDs",
+              "Box(...): the shell, Cheese Master's joining screen, the first frame", "first step()")
 
 
 def _boot_parts(board):
@@ -282,11 +283,12 @@ def figures(log=print):
     R["press_ms"] = latency.measure(boards)
     if "pico2-8p" in boards:
         log("  the Pico 2 (pico2-8p, emulated RP2350): boot, an 8-player game with dials")
-        R["rp2350"] = {"boot_mpy": _boot("pico2-8p", False), "game": _game(log, "pico2-8p")}
+        R["rp2350"] = {"boot_mpy": _boot("pico2-8p", False), "game": _game(log, "pico2-8p"),
+                       "boot_parts_us": _boot_parts("pico2-8p")}
     log("  the emulator's speed per state (pico-4p)")
     R["speed_per_state"] = _speed_per_state()
     R["load_avg"] = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
-    log("  where the boot goes (pico-4p, .mpy)")
+    log("  where the boot goes (pico-4p, .mpy; pico2-8p's above)")
     R["boot_parts_us"] = _boot_parts("pico-4p")
     return R
 
@@ -323,10 +325,7 @@ def rows(R):
         out.append(("press pin edge to its LED on the wire (bound %g ms)" % latency.BOUND_MS, ""))
         out += press_rows(R["press_ms"])
     if "boot_parts_us" in R:
-        parts = R["boot_parts_us"]
-        out.append(("where the boot goes (pico-4p .mpy, after a soft reset)",
-                    "%.0f ms in all" % (sum(parts.values()) / 1000)))
-        out += [("  " + k, "%.1f ms" % (v / 1000)) for k, v in parts.items()]
+        out += boot_part_rows(R["boot_parts_us"], "pico-4p")
     out.append(("main loop: step + read_line + next_wake, idle", "%s us" % g["loop_us"]))
     out.append(("LED frame on the wire, per chain", ", ".join("%s %s us" % kv for kv in g["frame_us"].items())))
     out.append(("heap free after boot (gc.collect, gc.mem_free)", "%s B" % g["heap_free_after_boot"]))
@@ -358,10 +357,19 @@ def rp2350_rows(P):
         out.append(("buzz pin edge to wheel LED on the wire",
                     "max %.0f us, median %.0f us, n=%d (pico2-8p, 8 players, dials)"
                     % (max(lat), statistics.median(lat), len(lat))))
+    if "boot_parts_us" in P:
+        out += boot_part_rows(P["boot_parts_us"], "pico2-8p")
     out.append(("main loop: step + read_line + next_wake, idle", "%s us" % g["loop_us"]))
     out.append(("heap free after boot (gc.collect, gc.mem_free)", "%s B" % g["heap_free_after_boot"]))
     out.append(("heap free, minimum over the game (after collections)", "%s B" % g["heap_free_min"]))
     return out
+
+
+def boot_part_rows(parts, board):
+    """Where the boot goes on one board, step by step (BOOT_PARTS)."""
+    return ([("where the boot goes (%s .mpy, after a soft reset)" % board,
+              "%.0f ms in all" % (sum(parts.values()) / 1000))]
+            + [("  " + k, "%.1f ms" % (v / 1000)) for k, v in parts.items()])
 
 
 def smoke(log=print):

@@ -544,7 +544,7 @@ def sane_emu(E):
     if "skipped" not in P:
         g2 = P["game"]
         need("emulated Pico 2 figures", g2["heap_free_after_boot"], g2["heap_free_min"], g2["loop_us"],
-             len(g2["latency_us"]), P["boot_mpy"]["joining_shown_ms"])
+             len(g2["latency_us"]), P["boot_mpy"]["joining_shown_ms"], *P["boot_parts_us"].values())
 
 SECTIONS = (("1", "1 GAME"), ("2", "2 STEADY STATE"), ("3", "3 COST"), ("4", "4 IMPORT"),
             ("5", "5 SIMULATOR"), ("6", "6 EMULATED PICO"), ("7", "7 WEB PAGE"))

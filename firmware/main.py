@@ -1,173 +1,40 @@
-"""The Cheese Box: started by MicroPython at power-up.
+"""The Cheese Box: started by MicroPython at power-up (hold ROLL: safe boot).
 
-Hold ROLL while powering up to skip the game (safe boot) and keep the REPL
-free for mpremote.
-
-Deployed as source, so it runs on any MicroPython: it checks the version
-before importing the box's .mpy files. Below the oldest MicroPython the box
-runs on for this chip (FLOOR) it blinks error code 4 (4 blinks of the Pico's
-LED, and the message on the USB console, docs/deploy.md) instead of
-"incompatible .mpy file" or a DMA the MicroPython does not have; from there
-up to the version the box is tested on (TESTED) it says so on the console and
-in the event log, and runs. The box's own files that do not load here (an
-.mpy of another version or chip, a missing one) blink error code 6.
+Source, as MicroPython runs main.py, compiled at every power-up: so it is
+small. On a MicroPython the box is tested on it starts the box; below that
+(an older MicroPython: error code 4, or untested: a warning) and when the
+box's files do not load (error code 6), gate.py (source too, compiled only
+then) says so.
 """
 import sys
 
 TESTED = (1, 28, 0)         # the MicroPython the box is tested on (docs/deploy.md)
-# the oldest MicroPython the box runs on, by chip (docs/deploy.md cites the
-# release notes): v1.23.0 added rp2.DMA (written to a state machine's TX FIFO
-# with write=sm) and loads the native LED encoder (.mpy 6.3); v1.24.0 added
-# the RP2350
+# the oldest it runs on, by chip (gate.py says why, docs/deploy.md cites the release notes)
 FLOOR = {"rp2040": (1, 23, 0), "rp2350": (1, 24, 0)}
-CHIP_NAMES = {"rp2040": "RP2040 (Pico)", "rp2350": "RP2350 (Pico 2)"}
-ERR_CRASH = 3               # rp2port/app.py's: the box cannot start
-ERR_MICROPYTHON = 4
-ERR_FILES = 6               # rp2port/app.py's too: the box's files do not load here
-
-
-def dotted(version):
-    return ".".join(str(x) for x in version[:3])
-
-
-def floor_of(chip):
-    """The oldest MicroPython for chip (rp2040, rp2350); an unknown chip the highest."""
-    return FLOOR.get(chip) or max(FLOOR.values())
-
-
-def gate(version, chip):
-    """What the box does on MicroPython `version` (sys.implementation.version)
-    on `chip`: "refuse" below the chip's floor, "warn" from there up to TESTED
-    (it runs, untested), "run" on TESTED or newer."""
-    v = tuple(version[:3])
-    if v < floor_of(chip):
-        return "refuse"
-    return "warn" if v < TESTED else "run"
-
-
-def too_old(version, chip=None):
-    """True where the box refuses to run (below the chip's floor)."""
-    return gate(version, chip) == "refuse"
-
-
-def refusal(version, chip):
-    """The error 4 message."""
-    need = floor_of(chip)
-    return ("MicroPython %s is older than %s, the oldest the box runs on %s: install MicroPython "
-            "%s or newer (docs/deploy.md), then make flash"
-            % (dotted(version), dotted(need), "an " + CHIP_NAMES[chip] if chip in CHIP_NAMES
-               else "this chip", dotted(max(need, TESTED))))
-
-
-def untested(version):
-    """The warning from the floor up to TESTED."""
-    return ("MicroPython %s is older than %s, the version the box is tested on: the box runs, "
-            "untested; install MicroPython %s or newer (docs/deploy.md), then make flash"
-            % (dotted(version), dotted(TESTED), dotted(TESTED)))
-
-
-def files_unfit(e):
-    """True for an exception of a box file this MicroPython cannot load: a
-    missing module (ImportError), an .mpy of another .mpy version, sub-version
-    or chip (ValueError "incompatible .mpy file" / "incompatible .mpy arch")."""
-    return isinstance(e, ImportError) or ".mpy" in str(e)
-
-
-def chip_of(machine_name, board_mcu=None):
-    """rp2040 or rp2350 from the name MicroPython gives the machine, else the
-    board file's "mcu", else None."""
-    for chip in FLOOR:
-        if chip.upper() in machine_name:
-            return chip
-    return board_mcu if board_mcu in FLOOR else None
-
-
-def this_chip():
-    import os
-    try:
-        name = os.uname().machine
-    except Exception:
-        name = ""
-    mcu = None
-    if chip_of(name) is None:
-        try:
-            import json
-            with open("board.json") as f:
-                mcu = json.loads(f.read()).get("mcu")
-        except Exception:
-            pass
-    return chip_of(name, mcu)
-
-
-def blink(code, message):
-    """Say so and blink the code for ever; the REPL stays reachable (Ctrl-C)."""
-    import time
-    import machine
-    led = machine.Pin("LED", machine.Pin.OUT)
-    while True:
-        print("cheesebox error %d: %s" % (code, message))
-        for _ in range(code):
-            led.value(1)
-            time.sleep_ms(200)
-            led.value(0)
-            time.sleep_ms(300)
-        time.sleep_ms(2000)
-
-
-def refuse(version, chip=None):
-    """Error code 4 for ever: MicroPython older than the chip's floor."""
-    blink(ERR_MICROPYTHON, refusal(version, chip))
-
-
-def cannot_start(version, e):
-    """Error code 6 (the box's files do not load here) or 3, for ever."""
-    sys.print_exception(e)
-    if files_unfit(e):
-        blink(ERR_FILES, "the box's files do not load on MicroPython %s (%r): make flash "
-              "again (docs/deploy.md)" % (dotted(version), e))
-    blink(ERR_CRASH, "cannot start: %r" % e)
-
-
-# MicroPython looks for an extensible built-in module (time, array, json...)
-# on the filesystem before it takes the built-in, at every import, and does
-# not keep it in sys.modules: on the Pico that is about 3 ms of LittleFS
-# lookups an import, over 30 of them at boot. The u-prefixed name always gives
-# the built-in; kept under its own name, each later import finds it at once.
+# MicroPython looks for an extensible built-in (time, json...) on the flash at
+# every import (~3 ms of LittleFS lookups each): kept under its own name, found at once
 BUILTINS = ("array", "binascii", "io", "json", "machine", "os", "random", "select", "time")
 
 
-def keep_builtins():
+def start():
     for name in BUILTINS:
         if name not in sys.modules:
             try:
                 sys.modules[name] = __import__("u" + name)
-            except ImportError:         # not in this build: found as before
+            except ImportError:
                 pass
-
-
-def start():
-    keep_builtins()
     version = sys.implementation.version
-    chip = this_chip()
-    verdict = gate(version, chip)
-    if verdict == "refuse":
-        refuse(version, chip)
-    warning = untested(version) if verdict == "warn" else None
-    if warning is not None:
-        print("cheesebox: " + warning)
-    try:
-        from rp2port.app import main
-    except Exception as e:              # the port's own .mpy (or one it imports) does not load
-        cannot_start(version, e)
+    if tuple(version[:3]) < max(TESTED, max(FLOOR.values())):
+        import gate
+        gate.start(TESTED, FLOOR)
         return
     try:
-        if warning is None:
-            main()
-        else:
-            main(warning=warning)
-    except Exception as e:              # outside app.main's own guard
-        cannot_start(version, e)
+        from rp2port.app import main
+        main()
+    except Exception as e:
+        import gate
+        gate.cannot_start(version, e)
 
 
-if sys.platform == "rp2":       # (the host's tests and the unix MicroPython import it to check gate)
+if sys.platform == "rp2":       # (the host's tests and the unix MicroPython import it)
     start()

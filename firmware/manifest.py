@@ -7,6 +7,7 @@
 metadata(description="The Cheese Box: Cheese Master and Cheesonomics on a Pico", version="0.14.0")
 
 module("main.py")              # MicroPython runs main.py only as source
+module("gate.py")              # main.py's version gate and start-up errors: source too
 package("cheesebox")           # the shell: pure, imports no game, no hardware
 package("rp2port")             # the Pico port: the only hardware code
 package("cheesemaster")        # game 1

@@ -18,6 +18,8 @@ A host module provides (sim/cheesemaster/host.py is the fullest example):
     result(box, out)     add the game's part of the simulator's --json result
     COMMANDS             its own scenario commands' names
     VALUES               True: a station's key or dial is a value (Cheesonomics), not a plate
+    TUNE_MODULES         (optional) modules beside the entry module with the game's own TUNE_*
+                         constants, for the tunes' names (sim/tunes.py)
   for the box's screen (sim/boxscreen.py), `seen` a Seen: what the log said (and the
   simulated box, seen.box, or None on the emulated chip); `dice` what each die shows:
     seen_event(seen, e)  read one event of the log into seen; the reason it gives, or None

@@ -1,5 +1,7 @@
 """The box's tunes by name, for the screens that say what the piezo plays:
-the shell's (cheesebox/sound.py) and each game's own (its TUNE_* constants).
+the shell's (cheesebox/sound.py) and each game's own (the TUNE_* constants
+of its entry module and of the modules its host module names in
+TUNE_MODULES: Cheese Master's are in cheesemaster/flow.py).
 
 The simulated box says which tune it plays; the emulated chip only drives
 its piezo pin, so `named()` tells a tune from the pitches heard so far."""
@@ -16,10 +18,13 @@ def table():
     """name -> tune, every tune the box can play."""
     out = dict((k.lower().replace("_", " "), v) for k, v in vars(sound).items()
                if k.isupper() and _is_tune(v))
+    from sim import games as hosts
     for i in range(len(games.GAMES)):
-        for k, v in vars(games.load(i)).items():
-            if k.startswith("TUNE_") and _is_tune(v):
-                out[k[5:].lower().replace("_", " ")] = v
+        mods = [games.load(i)] + list(getattr(hosts.named(games.GAMES[i][games.NAME]), "TUNE_MODULES", ()))
+        for mod in mods:
+            for k, v in vars(mod).items():
+                if k.startswith("TUNE_") and _is_tune(v):
+                    out[k[5:].lower().replace("_", " ")] = v
     return out
 
 

@@ -41,7 +41,7 @@ from collections import Counter
 import pytest
 
 from cheesebox import box as B
-from cheesemaster import game as CM
+from cheesemaster import flow as CM
 from cheesebox import ticks
 from cheesebox.board import read_board
 from cheesebox.capture import Capture, PRESS, RELEASE

@@ -224,7 +224,7 @@ def test_bytes_and_crlf_lines(full_game):
 def test_every_logged_event_is_documented():
     """The box's and its games' log calls, the simulator's, and docs/event-log.md all agree with EVENTS."""
     names = set()
-    for rel in ("firmware/cheesebox/box.py", "firmware/cheesemaster/game.py",
+    for rel in ("firmware/cheesebox/box.py", "firmware/cheesemaster/game.py", "firmware/cheesemaster/flow.py",
                 "firmware/cheesonomics/game.py", "sim/scenario.py"):
         with open(os.path.join(REPO, rel)) as f:
             src = f.read()

@@ -71,7 +71,7 @@ def test_a_dim_colour_keeps_every_lit_channel_when_the_budget_dims_far():
     """At 19 per mille the eliminated player's dim red (40, 0, 0)
     went out as (0, 0, 0), and faces' colours merged."""
     from cheesebox import display
-    from cheesemaster.game import SCORE_LOW
+    from cheesemaster.flow import SCORE_LOW
     table = bytearray(256)
     pixels.fill_table(table, 19)
     out = bytearray(3)

@@ -40,7 +40,7 @@ import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
 from cheesebox import box as B
-from cheesemaster import game as CM
+from cheesemaster import flow as CM
 from cheesemaster import match as M
 from cheesemaster import faces as F
 from cheesebox.board import read_board

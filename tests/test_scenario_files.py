@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from cheesemaster import game as CM
+from cheesemaster import flow as CM
 from cheesebox.board import read_board
 from sim.scenario import Sim, run_line, run_script
 from sim.scenario import match_of

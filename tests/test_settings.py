@@ -77,7 +77,7 @@ def _notes(tune):
 
 def test_warnings_sound_at_the_piezos_resonance_and_the_happy_tunes_do_not():
     """The warnings were 150-200 Hz, where a 2-4 kHz piezo is quietest."""
-    from cheesemaster import game as cm
+    from cheesemaster import flow as cm
     warnings = sound.WARNINGS + cm.WARNINGS          # the box's, and Cheese Master's own
     for tune in warnings:
         assert all(2000 <= f <= 4000 for f in _notes(tune)), tune

@@ -27,12 +27,19 @@ def _main_py():
     return _load("box_main", "firmware", "main.py")
 
 
+def _gate_py():
+    """gate.py: main.py's version gate and start-up errors (loaded by main.py
+    only off the tested path, so the Pico compiles it only then)."""
+    return _load("box_gate", "firmware", "gate.py")
+
+
 def test_main_refuses_a_micropython_below_the_chips_floor_and_warns_up_to_tested():
     """The floor is what the box needs (docs/deploy.md): 1.23 on the Pico (rp2.DMA,
     native .mpy 6.3), 1.24 on the Pico 2 (RP2350 support); up to the tested
     1.28.0 it runs with a warning. The same cases run on MicroPython
     (tests/core/test_version_gate.py)."""
     m = _main_py()
+    g = _gate_py()
     assert m.TESTED == (1, 28, 0)
     assert m.FLOOR == {"rp2040": (1, 23, 0), "rp2350": (1, 24, 0)}
     cases = [((1, 19, 1), "rp2040", "refuse"), ((1, 22, 2, ""), "rp2040", "refuse"),
@@ -42,20 +49,19 @@ def test_main_refuses_a_micropython_below_the_chips_floor_and_warns_up_to_tested
              ((1, 28, 0, ""), "rp2040", "run"), ((1, 29, 0, "preview"), "rp2040", "run"),
              ((1, 23, 0), None, "refuse"), ((1, 24, 0), None, "warn")]   # chip unknown: the higher floor
     for version, chip, want in cases:
-        assert m.gate(version, chip) == want, (version, chip)
-        assert m.too_old(version, chip) == (want == "refuse")
-    assert m.chip_of("Raspberry Pi Pico with RP2040") == "rp2040"
-    assert m.chip_of("Raspberry Pi Pico2 with RP2350") == "rp2350"
-    assert m.chip_of("", "rp2350") == "rp2350" and m.chip_of("", "avr") is None
-    assert m.refusal((1, 22, 2), "rp2040") == (
+        assert g.verdict(version, chip, m.TESTED, m.FLOOR) == want, (version, chip)
+    assert g.chip_of("Raspberry Pi Pico with RP2040") == "rp2040"
+    assert g.chip_of("Raspberry Pi Pico2 with RP2350") == "rp2350"
+    assert g.chip_of("", "rp2350") == "rp2350" and g.chip_of("", "avr") is None
+    assert g.refusal((1, 22, 2), "rp2040", m.TESTED, m.FLOOR) == (
         "MicroPython 1.22.2 is older than 1.23.0, the oldest the box runs on an RP2040 (Pico): "
         "install MicroPython 1.28.0 or newer (docs/deploy.md), then make flash")
-    assert m.untested((1, 24, 1)).startswith(
+    assert g.untested((1, 24, 1), m.TESTED).startswith(
         "MicroPython 1.24.1 is older than 1.28.0, the version the box is tested on: the box runs, untested")
 
 
 def test_main_and_app_agree_which_start_up_failures_are_the_files(monkeypatch):
-    """main.py (for rp2port/app.mpy itself) and app.py (for the rest) pick
+    """gate.py (for rp2port/app.mpy itself) and app.py (for the rest) pick
     error code 6 for the same exceptions, and both call it 6."""
     import importlib
     import sys
@@ -64,7 +70,7 @@ def test_main_and_app_agree_which_start_up_failures_are_the_files(monkeypatch):
     monkeypatch.delitem(sys.modules, "rp2port.app", raising=False)
     app = importlib.import_module("rp2port.app")
     monkeypatch.delitem(sys.modules, "rp2port.app")
-    m = _main_py()
+    m = _gate_py()
     assert m.ERR_FILES == app.ERR_FILES == 6 and m.ERR_CRASH == app.ERR_CRASH == 3
     for e, unfit in [(ValueError("incompatible .mpy file"), True),
                      (ValueError("incompatible .mpy arch"), True),
@@ -101,7 +107,7 @@ def test_an_old_micropython_gets_error_code_4_and_a_message(monkeypatch, capsys)
     monkeypatch.setattr("time.sleep_ms", sleep_ms, raising=False)
     m = _main_py()
     try:
-        m.refuse((1, 22, 2, ""), "rp2040")
+        _gate_py().refuse((1, 22, 2, ""), "rp2040", m.TESTED, m.FLOOR)
     except KeyboardInterrupt:
         pass
     assert len(blinks) == 4

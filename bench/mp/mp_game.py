@@ -88,6 +88,7 @@ def phases():
     from cheesebox.board import load_board
     from cheesebox.box import Box
     import cheesemaster.game  # noqa: F401  (the resident game the box boots into)
+    import cheesemaster.flow  # noqa: F401  (its game, loaded when the table starts one)
     yield "after_firmware_imports"
     from cheesemaster.dice import CHOICES, RandomRoller
     from cheesemaster.faces import face_id

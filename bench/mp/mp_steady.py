@@ -85,7 +85,7 @@ def pieces(sim):
 # exists fails the bench (this list must follow the firmware).
 def inner(sim):
     return ((sim.box, "box.py:Box", ("_render_dice",)),
-            (sim.box.game, "cheesemaster/game.py:" + K.game_name(sim.box),
+            (sim.box.game, "cheesemaster/flow.py:" + K.game_name(sim.box),
              ("_tumble", "_tour_frame", "render_dice", "_reveal", "_score", "_game_over")))
 
 
@@ -144,7 +144,7 @@ def check(f):
 
 
 def lcg(x):
-    # the tumble animation's step (cheesemaster/game.py: CheeseMaster._tumble)
+    # the tumble animation's step (cheesemaster/flow.py: CheeseMaster._tumble)
     return (x * 75 + 74) % 65537
 
 

@@ -34,7 +34,6 @@ from cheesebox.capture import Capture, PRESS
 from cheesebox.board import N_DICE
 from cheesebox.display import OFF, STATION, STUCK, Display
 from cheesebox.events import EventLog, name
-from cheesebox.version import VERSION
 
 _ROLL_INPUT = const(8)          # capture input number of the ROLL button
 N_INPUTS = const(9)
@@ -127,6 +126,7 @@ class Box:
             self.saved = run_once("offer", "saved_game", self, store)
         else:
             self.offer_game(self.picked)
+        from cheesebox.version import VERSION   # (here: the LEDs went out before it loads)
         self.log("boot", {"board": board.name, "resume": self.saved is not None,
                           "version": VERSION})
         if self.saved is not None:

@@ -9,7 +9,7 @@ resonance (2-4 kHz), where it is loudest: a warning must be heard over a
 noisy table. Each warning has its own pitch and rhythm.
 
 The tunes every game may play are here; a game's own tunes live in its
-package (Cheese Master's reveal, false start, penalty... in cheesemaster/game.py).
+package (Cheese Master's reveal, false start, penalty... in cheesemaster/flow.py).
 """
 from cheesebox import ticks
 

@@ -64,25 +64,26 @@ def default():
                      "default dice")
 
 
-DICE_FILE = "dice.json"     # the table's own dice, on the box's flash (docs/dice-file.md)
 ERR_DICE = 2                # the error code a bad dice file shows beside the cross
 
 
-def table_dice(box):
-    """(names, faces) of the dice the table plays: dice.json on the box's
-    flash, else the default dice. A bad file is said on the dice (a cross
-    and code 2) and in an `error` event, and the default dice play: a dice
-    file never stops the box, nor another game."""
-    from cheesebox.jsonfile import parse
+def table_dice(box, path, text):
+    """(names, faces) of the dice the table plays from the text of the dice
+    file `path` on the box's flash (dice.json: game.picked read it; text is
+    the exception reading it raised if it could not), else the default dice.
+    A bad file is said on the dice (a cross and code 2) and in an `error`
+    event, and the default dice play: a dice file never stops the box, nor
+    another game."""
     try:
-        text = box.read_file(DICE_FILE)
-        if text is not None:
-            return load(parse(text, DICE_FILE, DiceError), DICE_FILE)
+        if isinstance(text, Exception):
+            raise text
+        from cheesebox.jsonfile import parse
+        return load(parse(text, path, DiceError), path)
     except DiceError as e:
         box.problem("%s; the default dice play" % e, ERR_DICE)
     except UnicodeError:
-        box.problem("%s: is not a text file (not UTF-8); the default dice play" % DICE_FILE,
+        box.problem("%s: is not a text file (not UTF-8); the default dice play" % path,
                     ERR_DICE)
     except (OSError, MemoryError) as e:     # unreadable, or too big for the heap
-        box.problem("%s: cannot be read (%s); the default dice play" % (DICE_FILE, e), ERR_DICE)
+        box.problem("%s: cannot be read (%s); the default dice play" % (path, e), ERR_DICE)
     return default()

@@ -65,9 +65,14 @@ def roll_held(pin):
     power-up: it pulls the pin low. A free pin rises through the pull-up
     (50-80 kOhm inside the chip) and the button's 10 nF: 0.5-0.8 ms a time
     constant, so it reads high well within _SETTLE_MS."""
-    p = machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP)
+    p = _pulled_up(pin)
     time.sleep_ms(_SETTLE_MS)
     return p.value() == 0
+
+
+def _pulled_up(pin):
+    """A button's pin, an input with its pull-up (it reads 0 while held)."""
+    return machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP)
 
 
 def show_error(code, message, board=None, seconds=None):
@@ -95,10 +100,25 @@ def show_error(code, message, board=None, seconds=None):
         time.sleep_ms(2000)
 
 
-def load(board_file=BOARD_FILE):
-    """The board from the flash; shows an error code and stops on a bad file."""
+def _board_json():
+    """board.json parsed, or the exception reading or parsing it raised: read
+    once at power-up, for the safe-boot check and for load() (which says
+    what is wrong with it)."""
     try:
-        return load_board(_read_json(board_file), board_file)
+        return _read_json(BOARD_FILE)
+    except Exception as e:
+        return e
+
+
+def load(board_file=BOARD_FILE, raw=None):
+    """The board from the flash (raw: the file as _board_json() gave it);
+    shows an error code and stops on a bad file."""
+    try:
+        if raw is None:
+            raw = _read_json(board_file)
+        if isinstance(raw, Exception):
+            raise raw
+        return load_board(raw, board_file)
     except OSError:
         show_error(ERR_BOARD, "%s: missing (copy boards/NAME.json there)" % board_file)
     except BoardError as e:
@@ -143,11 +163,12 @@ def _stop_watchdog(wd):
     machine.mem32[wd] = machine.mem32[wd] & ~CTRL_ENABLE
 
 
-def _safe_boot():
-    """True when ROLL is held at power-up (the board file names its pin)."""
+def _safe_boot(raw):
+    """True when ROLL is held at power-up (raw: the board file, _board_json(),
+    names its pin)."""
     roll_pin = DEFAULT_ROLL_PIN
     try:
-        roll_pin = int(_read_json(BOARD_FILE)["roll"])
+        roll_pin = int(raw["roll"])
     except Exception:
         pass                              # load() reports a bad board file
     try:
@@ -286,14 +307,17 @@ def main(segment=None, warning=None):
     if _port is not None:               # main() again after Ctrl-C: free the old one
         _port.close()
         _port = None
-    if _safe_boot():
+    raw = _board_json()
+    if _safe_boot(raw):
         print("cheesebox: ROLL held at power-up: safe boot, the game does not start")
         return
-    board = load()
+    board = load(BOARD_FILE, raw)
     check_chip(board)
     wd = WATCHDOG_BASE[board.mcu]
     resume_now = _hung_loop_reset(wd)
-    test_first = roll_held(board.buzzers[0])     # buzzer 1 held at power-up: the self-test
+    # buzzer 1 held at power-up: the self-test. Read once the port is open: its
+    # pull-up settles meanwhile (the port keeps it; roll_held's sleep, saved)
+    buzzer1 = _pulled_up(board.buzzers[0])
     port = None
     box = None
     try:
@@ -301,7 +325,7 @@ def main(segment=None, warning=None):
         # taken: error code 6 or 3 (cannot_start), never a bare traceback
         port = _open_port(board, segment)
         _port = port
-        if test_first:
+        if buzzer1.value() == 0:
             from cheesebox.events import EventLog
             print("cheesebox: buzzer 1 held at power-up: the self-test")
             log = EventLog(port.write_line)

@@ -268,15 +268,25 @@ VERSION_CODE = "\n".join([
 ])
 
 
-def box_main():
-    """firmware/main.py as a module (on the host it defines, it does not start
-    the box): its version gate, so flash says what the Pico will do."""
+def _firmware_module(name, file):
+    """A top-level firmware file as a module (main.py, gate.py: on the host
+    they define, they do not start the box)."""
     import importlib.util
-    spec = importlib.util.spec_from_file_location("cheesebox_main", FIRMWARE / "main.py")
+    spec = importlib.util.spec_from_file_location(name, FIRMWARE / file)
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def box_main():
+    """firmware/main.py: its TESTED and FLOOR, so flash says what the Pico will do."""
+    return _firmware_module("cheesebox_main", "main.py")
+
+
+def box_gate():
+    """firmware/gate.py: main.py's version gate."""
+    return _firmware_module("cheesebox_gate", "gate.py")
 
 
 TESTED_MICROPYTHON = tuple(box_main().TESTED)       # firmware/main.py's TESTED
@@ -299,7 +309,7 @@ def board_chip(out: str) -> str | None:
 def version_lines(out: str, new: str, chip: str | None = None) -> list[str]:
     """What flash says about the versions: the box's old -> new, and a
     MicroPython the box refuses on this chip (error code 4) or runs untested
-    (main.py's gate; chip: the board's, else the board file's)."""
+    (main.py's numbers, gate.py's verdict; chip: the board's, else the board file's)."""
     old, mpy = board_versions(out)
     if old is None:
         lines = ["firmware version: none on the board (no Cheese Box yet) -> %s" % new]
@@ -310,19 +320,20 @@ def version_lines(out: str, new: str, chip: str | None = None) -> list[str]:
     if mpy is not None:
         have = tuple(int(x) for x in re.findall(r"\d+", mpy)[:3])
         m = box_main()
-        verdict = m.gate(have, chip)
+        g = box_gate()
+        verdict = g.verdict(have, chip, m.TESTED, m.FLOOR)
         if verdict == "refuse":
             lines.append("WARNING: the board runs MicroPython %s, older than %s (the oldest the box "
                          "runs on %s): it will blink error code 4 until you update MicroPython "
                          "to %s or newer (docs/deploy.md), then make flash again"
-                         % (mpy, m.dotted(m.floor_of(chip)),
-                            "an " + m.CHIP_NAMES[chip] if chip in m.CHIP_NAMES else "this chip",
-                            m.dotted(TESTED_MICROPYTHON)))
+                         % (mpy, g.dotted(g.floor_of(chip, m.FLOOR)),
+                            "an " + g.CHIP_NAMES[chip] if chip in g.CHIP_NAMES else "this chip",
+                            g.dotted(TESTED_MICROPYTHON)))
         elif verdict == "warn":
             lines.append("WARNING: the board runs MicroPython %s, older than %s (the version the "
                          "box is tested on): the box runs, untested, and says so in its event log; "
                          "update MicroPython (docs/deploy.md), then make flash again"
-                         % (mpy, m.dotted(TESTED_MICROPYTHON)))
+                         % (mpy, g.dotted(TESTED_MICROPYTHON)))
     return lines
 
 

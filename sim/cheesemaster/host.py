@@ -3,7 +3,7 @@ the words the simulator's view shows for its screens, the penalty gesture,
 the plate keys, its scenario commands and its part of the --json result."""
 from cheesebox import ticks
 from cheesemaster import faces as F
-from cheesemaster import game as CM
+from cheesemaster import flow as CM
 from cheesemaster.dice import CHOICES
 
 NAME = "cheese master"
@@ -12,6 +12,7 @@ SCORE_WORD = "points"
 RESUME = {"round": "count", "points": "points"}
 TERMINAL = None
 COMMANDS = ("dice",)
+TUNE_MODULES = (CM,)                    # its own tunes live with the game (flow.py)
 HINTS = {
     "menu": "any buzzer: next dice choice; ROLL confirms",
     "ready": "ROLL rolls",
@@ -75,8 +76,8 @@ def seen_result(seen, out):
 def _dice_names(seen):
     """The six dice's names: the simulated box's dice file, or the default
     dice (the emulated chip's flash has no other)."""
-    if seen.box is not None:
-        return list(seen.box.keep["dice"][0])
+    if seen.box is not None and seen.box.keep.get("dice") is not None:
+        return list(seen.box.keep["dice"][0])     # (None: the default dice, none made yet)
     if not _default:
         from cheesemaster.dicefile import default
         _default.append(list(default()[0]))
@@ -222,7 +223,7 @@ def command(sim, cmd, args, player):
         want = args[0].lower()
         if want not in CHOICES:
             raise ScenarioError("dice must be one of %s, got %r" % (" ".join(CHOICES), args[0]))
-        if box.game is None or box.state != box.module.MENU:
+        if box.game is None or box.state != CM.MENU:
             raise ScenarioError("dice: the box is not choosing dice (state %s)" % box.state_name())
         while CHOICES[box.game.choice] != want:
             sim.press(0)
@@ -238,7 +239,6 @@ def before_press(sim, cmd, s):
     the check once the count has been up 3 s (the box holds an earlier
     ROLL until then: see the fingers command)."""
     box = sim.box
-    CM = box.module                     # the box's own copy: a small heap holds one
     if box.state != CM.CHECK:
         return
     if cmd == "own-up" and match(box).holder[s]:

@@ -2,7 +2,7 @@
 from flowkit import play, fails, track
 from sim.scenario import run_script
 from cheesebox import display as D
-from cheesemaster import game as CM
+from cheesemaster import flow as CM
 
 START4 = "players 4\ndice yellow\n"
 START8 = "players 8\ndice yellow\n"
