@@ -93,7 +93,9 @@ def this_chip():
 
 
 def blink(code, message):
-    """Say so and blink the code for ever; the REPL stays reachable (Ctrl-C)."""
+    """Say so and blink the code for ever; the REPL stays reachable (Ctrl-C).
+    rp2port/app.py's show_error blinks the same way, but this runs where the
+    box's own modules may not load, so it imports nothing of theirs."""
     import time
     import machine
     led = machine.Pin("LED", machine.Pin.OUT)

@@ -22,15 +22,20 @@ def _words(v, w=140, h=50):
     return " ".join(console.export_text().replace("\u2502", " ").split())
 
 
+def _typist(t, v):
+    """Keys typed into the view, each followed by ms of the chip's time."""
+    def keys(typed, ms=300):
+        for k in typed:
+            assert v.key(k)
+            t.run(ms)
+    return keys
+
+
 def test_make_emu_shows_what_make_sim_shows(image):
     with EmuTable("pico-8p", flash=image("pico-8p")) as t:
         t.boot()
         v = EmuView(t)
-
-        def keys(typed, ms=300):
-            for k in typed:
-                assert v.key(k)
-                t.run(ms)
+        keys = _typist(t, v)
         keys("12 ")
         words = _words(v)
         assert "menu · choice yellow" in words, words               # not "join"
@@ -80,11 +85,7 @@ def test_make_emu_shows_the_tour_the_check_and_who_rolls_next(image):
     with EmuTable("pico-4p", flash=image("pico-4p")) as t:
         t.boot()
         v = EmuView(t)
-
-        def keys(typed, ms=300):
-            for k in typed:
-                assert v.key(k)
-                t.run(ms)
+        keys = _typist(t, v)
         keys("1", 60)                                   # the tune line, from the piezo pin's pitches
         assert v.tune_text() == "\u266a join", v.tune_text()
         t.run(300)
