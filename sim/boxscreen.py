@@ -67,6 +67,17 @@ def _led_style(top, bottom):
     return st
 
 
+def stations_text(playing, n):
+    """The buzzer keys that do something: every station at joining (None),
+    in a game only the players' ("1-3", "1,3,4")."""
+    nums = list(range(1, n + 1)) if playing is None else sorted(int(p[1:]) for p in playing)
+    if not nums:
+        return "1-%d" % n
+    if nums == list(range(nums[0], nums[-1] + 1)):
+        return str(nums[0]) if len(nums) == 1 else "%d-%d" % (nums[0], nums[-1])
+    return ",".join(str(x) for x in nums)
+
+
 def track_line(s, leds):
     """Station s's track as one line: its name, 7 score LEDs, the wheel LED."""
     line = Text()
@@ -523,7 +534,7 @@ class Screen:
         in the lines left (`room`), wrapped at `width`: for 80x24."""
         n = self.board.stations
         keys = Text()
-        keys.append("1-%d" % n, "bold cyan")
+        keys.append(stations_text(self.seen.playing(), n), "bold cyan")
         keys.append(" buzzer  ")
         keys.append("space", "bold cyan")
         keys.append(" ROLL  ")

@@ -395,16 +395,17 @@ def test_the_view_says_why_for_a_tie_replay_and_a_locked_type():
 
 def test_small_terminals_keep_the_legend_on_one_line_and_the_whole_hint():
     from sim.view import hint
-    for name, script in (("pico-8p", "game cheesonomics\nplayers 3\nvariant basic\n"),
-                         ("pico2-8p", "game cheesonomics\nplayers 3\nvariant advanced\n"),
-                         ("pico-8p", "players 8\ndice campaign\nrollbutton\nwait 1600\n")):
+    for name, script, keys in (("pico-8p", "game cheesonomics\nplayers 3\nvariant basic\n", "1-3"),
+                               ("pico2-8p", "game cheesonomics\nplayers 3\nvariant advanced\n", "1-3"),
+                               ("pico-8p", "players 8\ndice campaign\nrollbutton\nwait 1600\n", "1-8"),
+                               ("pico-8p", "", "1-8")):             # joining: every station may join
         game = Game(headless(board(name), script))
         for w in (80, 100):
             console = Console(record=True, width=w, height=24, file=io.StringIO())
             console.print(game.frame(w, 24))
             lines = console.export_text().rstrip("\n").split("\n")
             assert len(lines) <= 24 and all(len(x) <= w for x in lines)
-            legend = [x for x in lines if x.startswith("1-8 buzzer")]
+            legend = [x for x in lines if x.startswith(keys + " buzzer")]     # the players' buzzers only
             assert len(legend) == 1 and legend[0].endswith("Esc quit"), lines[-4:]   # not wrapped
             shown = " ".join(" ".join(lines[lines.index(legend[0]) + 1:]).split())
             assert " ".join(hint(game.sim).split()) in shown, (w, shown)           # not cut
