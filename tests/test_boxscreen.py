@@ -202,3 +202,13 @@ def test_the_log_tells_the_end_of_the_advanced_layout():
     states, differ = _line_by_line(os.path.join("cheesonomics", "advanced_3p_pico-8p.txt"), "pico-8p")
     assert not differ, differ[:3]
     assert {"turn", "final"} <= states
+
+
+def test_an_advanced_game_cut_during_its_layout_resumes_on_the_layout_in_the_log_too():
+    sim = Sim(board("pico-8p"))
+    seen = Seen(sim.board, sim.elapsed_ms)
+    sim.log.write = seen.line
+    run_script(sim, "game cheesonomics\nplayers 3\nbuzz P1\nwait 400\nrollbutton\nwait 400\n")  # advanced: the layout
+    assert sim.box.state_name() == seen.state == "layout"
+    run_script(sim, "powercut\nwait 500\nrollbutton\nwait 600\n")                 # resumed where it was
+    assert sim.box.state_name() == seen.state == "layout"

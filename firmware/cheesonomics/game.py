@@ -150,15 +150,16 @@ def resume(box, saved):
     g.bank = bank
     g.undo = undo
     g.advanced = bool(bank.advanced)
-    box.log("resume", {"game": NAME, "turns": sum(bank.turns), "deck": bank.deck,
-                       "turn": None if bank.over else name(stations[bank.cur]),
-                       "money": dict((name(stations[p]), bank.money[p]) for p in range(bank.n))})
     if bank.over:
         g.set_state(_FINAL)
     elif g.advanced and not sum(bank.turns):
         g.set_state(_LAYOUT)             # cut while the table laid the cards out
     else:
         g.set_state(_TURN)
+    box.log("resume", {"game": NAME, "turns": sum(bank.turns), "deck": bank.deck,
+                       "turn": None if bank.over else name(stations[bank.cur]),
+                       "money": dict((name(stations[p]), bank.money[p]) for p in range(bank.n)),
+                       "screen": STATE_NAMES[g.state]})
     return g
 
 

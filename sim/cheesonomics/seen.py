@@ -48,7 +48,7 @@ def event(seen, e):
     elif ev == "resume" and "money" in e:
         seen.score = dict(e["money"])
         seen.players = sorted(seen.score)
-        seen.state = "final" if e.get("turn") is None else "turn"
+        seen.state = e.get("screen") or ("final" if e.get("turn") is None else "turn")    # older boxes: no screen
         g.update(deck=e.get("deck"), turn=e.get("turn"), undo=None, turns=[], last=[], winners=[])
     return None
 
