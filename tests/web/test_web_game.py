@@ -93,7 +93,7 @@ class PageTable:
         return self.page.state().split()[0]
 
     def until(self, what):
-        self.page.wait_for(what, timeout=10)
+        self.page.wait_for(what, timeout=30)      # a loaded machine: a wait, not a speed test
 
     def penalty(self, s):
         p = self.page
@@ -107,15 +107,18 @@ class PageTable:
 def play(t, shots=None, upto=None):
     """The script on a table; shots(name) at the moments worth a picture.
     upto: stop after that many rounds (the reload test)."""
+    # each step waits for the box to have taken the last one, as a table
+    # looks before it presses on (a loaded machine may take a while)
     t.buzz(0)
     t.buzz(1)
+    t.until(lambda: len(t.events("join")) >= 2)
     t.wait(200)
     if shots:
         shots("joined")
     t.roll()                    # the dice menu
+    t.until(lambda: t.state() == "menu")
     t.wait(300)
     t.roll()                    # the menu's choice: the game starts
-    t.wait(300)
     for r, (k1, k2) in enumerate(ROUNDS):
         t.until(lambda: t.state() == "ready")
         t.roll()
