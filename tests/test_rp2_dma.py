@@ -136,7 +136,7 @@ def pico(monkeypatch):
     # the native (viper) wire encoder runs on the Pico only: the pure one stands in
     from rp2port import pixels
     wire = types.SimpleNamespace(encode=lambda rgb, out, ri, gi, bi, table, lo, hi: None,
-                                 pure=pixels.encode)
+                                 light=sum, pure=pixels.encode)
     monkeypatch.setitem(sys.modules, "rp2port.wire", wire)
     for m in ("rp2port.buttons", "rp2port.leds", "rp2port.pio_sampler", "rp2port.pio_ws2812"):
         monkeypatch.delitem(sys.modules, m, raising=False)

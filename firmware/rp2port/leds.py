@@ -18,10 +18,11 @@ from rp2port import pixels
 from cheesebox import run_once
 try:
     # native: compiled for this chip (an .mpy of 6.3, for one architecture)
-    from rp2port.wire import encode as wire_encode
+    from rp2port.wire import encode as wire_encode, light as wire_light
     _wire_error = None
 except Exception as e:      # another chip's, another .mpy sub-version, missing
     wire_encode = pixels.encode_at              # the same bytes, in bytecode: slower
+    wire_light = sum
     _wire_error = repr(e)
 
 _LATCH_US = const(300)           # low this long latches a WS2812B frame (newer parts)
@@ -69,7 +70,7 @@ class Leds:
         self.frames = [bytearray(c.pixels * 3) for c in board.chains]   # the display's, once shown
         self.permille = int(board.brightness * 1000)
         self.limit = pixels.PowerLimit([c.pixels for c in board.chains], board.max_ma,
-                                       self.permille)
+                                       self.permille, wire_light)
         self.table = bytearray(256)
         pixels.fill_table(self.table, self.permille)
         self.table_permille = self.permille

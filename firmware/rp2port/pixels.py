@@ -70,8 +70,9 @@ def encode_at(rgb, out, ri, gi, bi, table, lo, hi):
 class PowerLimit:
     """Keeps the sum of every chain's estimated current under the budget."""
 
-    def __init__(self, pixels_per_chain, max_ma, permille):
+    def __init__(self, pixels_per_chain, max_ma, permille, light=sum):
         self.permille = permille                  # the board's brightness
+        self.light = light                        # frame -> the sum of its bytes
         self.sums = [0] * len(pixels_per_chain)   # sum of each chain's frame bytes
         self.idle_ma = sum(pixels_per_chain) * IDLE_UA_PER_PIXEL // 1000
         self.room_ma = max_ma - RESERVED_MA - self.idle_ma
@@ -84,8 +85,9 @@ class PowerLimit:
         return total * MA_PER_CHANNEL // 255
 
     def frame(self, chain, rgb):
-        """A chain's new frame (the light it asks for: a C loop over the bytes)."""
-        self.sums[chain] = sum(rgb)
+        """A chain's new frame: the light it asks for (on the Pico a native
+        loop, wire.light: the built-in sum() iterates, 2.5 ms a dice frame)."""
+        self.sums[chain] = self.light(rgb)
 
     def allowed(self):
         """The highest brightness (per mille, all chains alike) inside the budget."""

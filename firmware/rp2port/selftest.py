@@ -80,12 +80,20 @@ class SelfTest:
         self.permille = permille if permille is not None else int(board.brightness * 1000)
         self.inputs = Inputs()
 
+    def _console(self):
+        """Read what is typed on the console meanwhile: a byte left waiting
+        (the LF of the CRLF that ended `selftest`) would wake every sleep at
+        once, and the core would spin through the whole self-test."""
+        while self.port.read_line() is not None:
+            self.port.write_line("cheesebox: console line ignored: the self-test is running")
+
     def _wait(self, ms):
         """Let ms pass (the port sleeps and feeds the watchdog); inputs keep coming."""
         port = self.port
         end = ticks.add(port.ticks_ms(), ms)
         while True:
             port.poll(self.inputs)
+            self._console()
             left = ticks.diff(end, port.ticks_ms())
             if left <= 0:
                 return
@@ -226,6 +234,7 @@ class SelfTest:
             else:
                 roll_since = -1
             d.flush(port)
+            self._console()
             port.idle(50)
         d.clear()
         d.flush(port)

@@ -25,6 +25,15 @@ def test_selftest_from_the_console_on_pico_8p(image):
         start = t.wait_event("selftest", since=since, step="start")
         assert start["chains"] == [["dice", 384], ["tracks", 64]]
         assert start["budget"]["room_ma"] == 2632 and start["budget"]["white_permille"] == 87
+        # between its steps the self-test sleeps: the CRLF that ended the command
+        # left its LF waiting on the console, which woke every sleep at once
+        # (the core spun at 64 % through the whole self-test; now ~16 %, the
+        # walk's frames and the answer keys' reads every 8 ms)
+        s0 = t.pico.stats()
+        t.run(1000)
+        s1 = t.pico.stats()
+        busy = (s1["instructions"] - s0["instructions"]) / ((s1["nanos"] - s0["nanos"]) * 0.125)
+        assert busy < 0.3, "the core is busy %.0f %% of the self-test's walk" % (100 * busy)
         t.wait_event("selftest", ms=60000, since=since, step="matrices")
         # the walk, as the chains' first LEDs received it: one pixel at a time, 0 to the last
         for ci, n in ((0, 384), (1, 64)):

@@ -1,7 +1,8 @@
 """The native WS2812 encoder (rp2port/wire.py, viper compiled by mpy-cross
 for the RP2040) on the emulated Pico: byte for byte what the pure encoder
 (rp2port/pixels.py) writes, for every colour order, whole frames and changed
-ranges, and faster."""
+ranges, and faster; its light sum (the power budget's, every frame shown)
+equal to sum() and faster."""
 import re
 
 from emu.table import EmuTable
@@ -31,6 +32,14 @@ t1 = time.ticks_us()
 wire.encode(rgb, out, 1, 0, 2, table, 0, 1152)
 t2 = time.ticks_us()
 print("WIRE", n, bad, time.ticks_diff(t1, t0), time.ticks_diff(t2, t1))
+sums = [bytes(1152), bytes([255]) * 1152, rgb, rgb[:3], b"", bytearray(rgb[:192])]
+bad = sum(wire.light(x) != sum(x) for x in sums)
+t0 = time.ticks_us()
+s1 = sum(rgb)
+t1 = time.ticks_us()
+s2 = wire.light(rgb)
+t2 = time.ticks_us()
+print("LIGHT", len(sums), bad, time.ticks_diff(t1, t0), time.ticks_diff(t2, t1))
 """
 
 
@@ -46,3 +55,9 @@ def test_native_encoder_matches_the_pure_one_and_is_faster(image):
     assert n == 30 and bad == 0
     print("1152-byte dice frame: pure %d us, native %d us" % (pure_us, native_us))
     assert native_us * 5 < pure_us
+    m = re.search(r"LIGHT (\d+) (\d+) (\d+) (\d+)", out)
+    assert m, (out, err)
+    n, bad, sum_us, light_us = (int(x) for x in m.groups())
+    assert n == 6 and bad == 0
+    print("light of a 1152-byte dice frame: sum() %d us, native %d us" % (sum_us, light_us))
+    assert light_us * 5 < sum_us
