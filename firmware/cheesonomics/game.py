@@ -645,6 +645,10 @@ class Companion:
               and self.refuse_until == -1 and not self.named):
             page = self._who_phase(now)
             self._draw_shown(page)
+        elif self.show_what == _SHOW_MONEY:
+            page = self._who_phase(now)
+            if (page == 1) != self.box.display.shown[4].startswith("P"):
+                self._draw_money(page)      # only when the second turns: no allocation meanwhile
         elif self.state == _LAYOUT:
             self._draw_layout(since % _CARD_MS >= _SIGNS_MS)
             return blink + 2 * (since % _CARD_MS >= _SIGNS_MS)
@@ -685,7 +689,7 @@ class Companion:
         else:
             self._draw_prices(0)
         if what == _SHOW_MONEY:
-            self._money(4, b.money[self.seat(self.show_s)], self.show_s)
+            self._draw_money(self._who_phase(self.box.now))
             return
         s = self.active()
         if self.refuse_until != -1:
@@ -738,6 +742,19 @@ class Companion:
             d.pattern(5, rows, STATION[s], "paid%d.%d" % (paid, s))
         else:
             d.pattern(5, UNDO, STATION[s], "undo%d" % s)
+
+    def _draw_money(self, phase):
+        """Another player's money on dice 5-6 for 3 s; every other second
+        whose it is, `P1` and a coin: die 5 is Greece's price, and the money
+        is in that player's colour, so the colour is never the only sign
+        that the number is a player's, nor whose."""
+        s = self.show_s
+        if phase:
+            d = self.box.display
+            d.pattern(4, rows_for("P%d" % (s + 1), self.rows), STATION[s], "P%d" % s)
+            d.pattern(5, COIN, STATION[s], "coin%d" % s)
+        else:
+            self._money(4, self.bank.money[self.seat(s)], s)
 
     def _final_sign(self):
         """Die 6 tells the final turns: a turn with nothing keyed, nothing
