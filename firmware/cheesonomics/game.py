@@ -77,6 +77,10 @@ _FINAL_SIGN_MS = const(1000)     # the final turns: die 6 turns between whose tu
 _SIGNS_MS = const(1000)          # the layout: a card's signs this long, then its country's number
 _CARD_MS = const(1500)
 COIN = b"\x3c\x7e\xff\xff\xff\xff\x7e\x3c"
+# whose money (die 5's text and key; die 6's coin key, one a station): constants,
+# so that the second that says whose allocates nothing
+_WHO = ("P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8")
+_COIN_KEY = ("$1", "$2", "$3", "$4", "$5", "$6", "$7", "$8")
 UNDO = b"\x20\x60\xfe\x62\x22\x02\x3e\x00"      # an arrow turning back
 
 
@@ -751,8 +755,8 @@ class Companion:
         s = self.show_s
         if phase:
             d = self.box.display
-            d.pattern(4, rows_for("P%d" % (s + 1), self.rows), STATION[s], "P%d" % s)
-            d.pattern(5, COIN, STATION[s], "coin%d" % s)
+            d.pattern(4, rows_for(_WHO[s], self.rows), STATION[s], _WHO[s])
+            d.pattern(5, COIN, STATION[s], _COIN_KEY[s])
         else:
             self._money(4, self.bank.money[self.seat(s)], s)
 
