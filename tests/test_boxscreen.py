@@ -53,6 +53,9 @@ def test_cheesonomics_die_labels_follow_what_the_dice_show():
     run_script(game.sim, "wait 3100\nbuzz P1\nwait 100\n")     # another player's buzzer: their money
     t = text(game)
     assert "5 P1: money" in t and "6 P1: money" in t and "1 France" in t and "Greece" not in t
+    run_script(game.sim, "wait 1000\n")              # every other second: whose, P1 and a coin
+    t = text(game)
+    assert "5 P1: money" in t and "6 P1: money" in t and "1 France" in t and "Greece" not in t
     # a sale: die 6 shows what it paid (underlined), then whose sale, every other second
     run_script(game.sim, "wait 3100\nproduce P3 3\nproduce P1 3\nsell P2 cow Netherlands 3\nwait 100\n")
     sale = [x for x in game.seen.notes if "P2 sells" in x]

@@ -289,3 +289,32 @@ def test_every_value_of_a_step_is_named_by_a_different_shape_on_die_6():
                 names = [E.value_name(c, act, st, v) for v in range(E.LOW[st], E.HIGH[st] + 1)]
                 shapes = [bytes(rows_for(n, bytearray(8))) for n in names + [E.STEP_SIGNS[st]] if n]
                 assert all(names) and len(set(shapes)) == len(shapes), (st, act, names)
+
+
+def _money_asked(who):
+    """P2's turn (seed 1), nothing sold yet: `who` presses their buzzer to see
+    their money (0, as everyone's)."""
+    sim = Sim(board("pico-8p"), seed=1)
+    run_script(sim, "game cheesonomics\nplayers 3\nvariant basic\nwait 3000\nbuzz %s\n" % who)
+    return sim
+
+
+def test_whose_money_on_demand_is_seen_on_the_dice_without_colour():
+    # another player's money on dice 5-6 says whose it is by shape, as a
+    # sale's sum does: P1's 0 and P3's 0 look different on the dice alone,
+    # and die 5 (Greece's price) says it holds a player's money
+    from cheesonomics.game import COIN
+    from sim.boxscreen import die_grid, read_die
+    shown = []
+    for who in ("P1", "P3"):
+        sim = _money_asked(who)
+        dice = [px for d in range(6) for px in die_pixels(sim, d)]
+        shown.append(seen(sim, dice, 2000))
+    assert shown[0] != shown[1], "P1's money and P3's look alike without colour"
+    sim = _money_asked("P1")
+    texts = set()
+    for _ in range(30):
+        chains = [[tuple(c[3 * i:3 * i + 3]) for i in range(len(c) // 3)] for c in sim.port.rgb]
+        texts.add(tuple(read_die(die_grid(sim.board, chains, d), [("coin", COIN)]).text for d in (4, 5)))
+        sim.wait(100)
+    assert ("", "0") in texts and ("P1", ":coin") in texts, texts

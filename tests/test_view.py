@@ -485,7 +485,7 @@ def test_the_legend_names_only_what_the_keys_do_in_this_game_and_screen():
     assert game.sim.box.state_name() == "menu"
     assert "penalty" not in legend and "p 1-8" not in legend and "plate" not in legend
     run_script(game.sim, "dice yellow\n")
-    assert "p 1-8 penalty" in _legend(game) and "q-i 0-7 plate key" in _legend(game)
+    assert "p 1-3 penalty" in _legend(game) and "q-i 0-7 plate key" in _legend(game)   # the players'
     assert "table penalty" in _shown(game)
     # joining: ROLL held + buzzer 1 or 2 (brightness, volume); the plates do nothing there
     game = Game(headless(board("pico-8p")))

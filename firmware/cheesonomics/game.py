@@ -77,6 +77,10 @@ _FINAL_SIGN_MS = const(1000)     # the final turns: die 6 turns between whose tu
 _SIGNS_MS = const(1000)          # the layout: a card's signs this long, then its country's number
 _CARD_MS = const(1500)
 COIN = b"\x3c\x7e\xff\xff\xff\xff\x7e\x3c"
+# whose money (die 5's text and key; die 6's coin key, one a station): constants,
+# so that the second that says whose allocates nothing
+_WHO = ("P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8")
+_COIN_KEY = ("$1", "$2", "$3", "$4", "$5", "$6", "$7", "$8")
 UNDO = b"\x20\x60\xfe\x62\x22\x02\x3e\x00"      # an arrow turning back
 
 
@@ -645,6 +649,10 @@ class Companion:
               and self.refuse_until == -1 and not self.named):
             page = self._who_phase(now)
             self._draw_shown(page)
+        elif self.show_what == _SHOW_MONEY:
+            page = self._who_phase(now)
+            if (page == 1) != self.box.display.shown[4].startswith("P"):
+                self._draw_money(page)      # only when the second turns: no allocation meanwhile
         elif self.state == _LAYOUT:
             self._draw_layout(since % _CARD_MS >= _SIGNS_MS)
             return blink + 2 * (since % _CARD_MS >= _SIGNS_MS)
@@ -685,7 +693,7 @@ class Companion:
         else:
             self._draw_prices(0)
         if what == _SHOW_MONEY:
-            self._money(4, b.money[self.seat(self.show_s)], self.show_s)
+            self._draw_money(self._who_phase(self.box.now))
             return
         s = self.active()
         if self.refuse_until != -1:
@@ -738,6 +746,19 @@ class Companion:
             d.pattern(5, rows, STATION[s], "paid%d.%d" % (paid, s))
         else:
             d.pattern(5, UNDO, STATION[s], "undo%d" % s)
+
+    def _draw_money(self, phase):
+        """Another player's money on dice 5-6 for 3 s; every other second
+        whose it is, `P1` and a coin: die 5 is Greece's price, and the money
+        is in that player's colour, so the colour is never the only sign
+        that the number is a player's, nor whose."""
+        s = self.show_s
+        if phase:
+            d = self.box.display
+            d.pattern(4, rows_for(_WHO[s], self.rows), STATION[s], _WHO[s])
+            d.pattern(5, COIN, STATION[s], _COIN_KEY[s])
+        else:
+            self._money(4, self.bank.money[self.seat(s)], s)
 
     def _final_sign(self):
         """Die 6 tells the final turns: a turn with nothing keyed, nothing

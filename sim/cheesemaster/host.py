@@ -198,7 +198,10 @@ def hint(seen, state):
 
 def gesture(seen, state):
     if state in IN_GAME:
-        return "p 1-%d" % seen.board.stations, "penalty", "table penalty: 1 point"
+        # the players' buzzers only, as the keys panel names them
+        from sim.boxscreen import stations_text
+        return ("p " + stations_text(seen.playing(), seen.board.stations), "penalty",
+                "table penalty: 1 point")
     return None                         # the menu, game over, the King
 
 

@@ -197,6 +197,8 @@ def labels(seen, state, dice):
           and (not dice[4].text or dice[4].rgb == dice[5].rgb)):   # (not a card's signs keyed)
         who = _whose(dice[5])
         out[4:] = ["%s: money" % who, "%s: money" % who]
+    elif dice[5].text == ":coin" and dice[4].text.startswith("P"):  # whose money, every other second
+        out[4:] = ["%s: money" % dice[4].text, "%s: money" % dice[4].text]
     return out
 
 

@@ -47,7 +47,7 @@ def test_make_emu_shows_what_make_sim_shows(image):
         px = v.pixels()
         lit = [sum(1 for row in die_grid(t.board, px, d) for c in row if max(c)) for d in range(6)]
         assert all(lit[:3]) and not any(lit[3:]), lit               # the three "?" of the dice in play
-        assert "p 1-8 penalty" in _words(v, 80, 24) and "q-i 0-7 plate key" in _words(v, 80, 24)
+        assert "p 1-2 penalty" in _words(v, 80, 24) and "q-i 0-7 plate key" in _words(v, 80, 24)
         keys(["L"], 2600)                                           # stop? ... ROLL: stop
         assert "stop? · " in _words(v, 80, 24)
         keys(" ", 500)
