@@ -651,7 +651,8 @@ class Companion:
             self._draw_shown(page)
         elif self.show_what == _SHOW_MONEY:
             page = self._who_phase(now)
-            if (page == 1) != self.box.display.shown[4].startswith("P"):
+            key = self.box.display.shown[4]     # None after a clear: drawn again
+            if key is None or (page == 1) != key.startswith("P"):
                 self._draw_money(page)      # only when the second turns: no allocation meanwhile
         elif self.state == _LAYOUT:
             self._draw_layout(since % _CARD_MS >= _SIGNS_MS)
