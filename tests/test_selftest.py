@@ -20,6 +20,8 @@ class FakePort:
         self.answer_val = bytearray(8)
         self.answer_seq = bytearray(8)
         self.answer_us = array("i", [0] * 8)
+        self.typed = []                 # console lines waiting to be read
+        self.said = []                  # console lines the port wrote
 
     def ticks_ms(self):
         return self.t
@@ -48,6 +50,13 @@ class FakePort:
 
     def tone(self, f):
         self.tones.append(f)
+
+    def read_line(self):
+        """A line typed on the console (self.typed), or None."""
+        return self.typed.pop(0) if self.typed else None
+
+    def write_line(self, text):
+        self.said.append(text)
 
 
 def _run(name, script, input_ms=20000):
@@ -140,3 +149,15 @@ def test_the_pc_side_reads_a_saved_log_and_saves_the_report(tmp_path):
                        cwd=repo, env=env, capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stdout + p.stderr
     assert "result: everything seen" in report.read_text()
+
+
+def test_a_line_typed_during_the_selftest_is_read_and_answered():
+    """The console is read while the self-test runs: a line left waiting
+    there (the LF after `selftest`'s CR, or anything typed) would wake every
+    sleep of the Pico's at once, and its core would spin to the end."""
+    board = read_board("boards/pico-4p.json")
+    port = FakePort(board, [])
+    port.typed = ["state", "help"]
+    selftest.run(port, board, lambda ev, fields: None, walk_ms=1, colour_ms=1, input_ms=100)
+    assert port.typed == []
+    assert port.said == ["cheesebox: console line ignored: the self-test is running"] * 2

@@ -232,8 +232,11 @@ export class Pico {
   _listen(g, list) {
     const pin = this.mcu.gpio[g];
     let last = pin.outputEnable ? (pin.outputValue ? 1 : 0) : -1;
-    pin.addListener(() => {
-      const lvl = pin.outputEnable ? (pin.outputValue ? 1 : 0) : -1;
+    // the listener is handed the pin's new state (GPIOPinState: 0 Low, 1
+    // High, 2.. an input): read from it, not from the pin's getters again
+    // (every WS2812 edge comes here)
+    pin.addListener((state) => {
+      const lvl = state === 1 ? 1 : state === 0 ? 0 : -1;
       if (lvl === last) return;
       last = lvl;
       const t = this.nanos;

@@ -93,7 +93,11 @@ class PageTable:
         return self.page.state().split()[0]
 
     def until(self, what):
-        self.page.wait_for(what, timeout=30)      # a loaded machine: a wait, not a speed test
+        try:
+            self.page.wait_for(what, timeout=30)      # a loaded machine: a wait, not a speed test
+        except AssertionError:
+            raise AssertionError("the page never got there: state %r, last events %s"
+                                 % (self.page.state(), [e["ev"] for e in self.page.events()][-8:]))
 
     def penalty(self, s):
         p = self.page
