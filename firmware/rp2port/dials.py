@@ -35,7 +35,8 @@ class Dials(Placements):
         self.seen = bytearray(b"\xff" * 8)  # no reading yet: the first is a change
         self.same = bytearray(8)
         self.need = bytearray(8)        # reads alike that a new position needs
-        self.raw = bytearray(8)         # this scan's readings
+        self.raw = bytearray(b"\xff" * 8)  # this scan's readings (none: as seen)
+        self.pending = 0                # stations whose new position is not yet counted
         self.raw_us = array("i", [0] * 8)   # and when each was read
         self.at = array("i", [0] * 8)
         self.scans = 0                  # scans so far
@@ -88,10 +89,16 @@ class Dials(Placements):
         contacts can read anything), stamped with the first of them; a
         change seen at 2+ stations in this scan must hold _CROSS_READS scans."""
         raw = self.raw
+        if self.pending == 0 and raw == self.seen:
+            # every dial where it was and counted (nearly every scan, every
+            # 4 ms all night): nothing below would change
+            self._scanned()
+            return
         changed = 0
         for s in range(self.stations):
             if raw[s] != self.seen[s]:
                 changed += 1
+        pending = 0
         for s in range(self.stations):
             pos = raw[s]
             if pos != self.seen[s]:
@@ -104,6 +111,12 @@ class Dials(Placements):
                 if self.same[s] == self.need[s] and pos != self.pos[s]:
                     self.pos[s] = pos
                     self.placed(s, pos, self.at[s])
+            if self.same[s] < self.need[s]:
+                pending += 1
+        self.pending = pending
+        self._scanned()
+
+    def _scanned(self):
         # station 0 is read first: no read of this scan came before this time
         self.scan_us[self.scans % _SCANS_KEPT] = self.raw_us[0]
         self.scans = (self.scans + 1) & 0x3FFFFFFF     # a small int (no allocation)
