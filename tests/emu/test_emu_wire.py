@@ -43,21 +43,24 @@ print("LIGHT", len(sums), bad, time.ticks_diff(t1, t0), time.ticks_diff(t2, t1))
 """
 
 
+def _said(out, err, tag):
+    """The four numbers of the chip's line `tag n bad slow_us native_us`."""
+    m = re.search(tag + r" (\d+) (\d+) (\d+) (\d+)", out)
+    assert m, (out, err)
+    return [int(x) for x in m.groups()]
+
+
 def test_native_encoder_matches_the_pure_one_and_is_faster(image):
     with EmuTable("pico-4p", flash=image("pico-4p")) as t:
         t.boot(5000)
         t.pico.send("\x03")
         t.run(300)
         out, err = t.exec_raw(CODE, ms=30000)
-    m = re.search(r"WIRE (\d+) (\d+) (\d+) (\d+)", out)
-    assert m, (out, err)
-    n, bad, pure_us, native_us = (int(x) for x in m.groups())
+    n, bad, pure_us, native_us = _said(out, err, "WIRE")
     assert n == 30 and bad == 0
     print("1152-byte dice frame: pure %d us, native %d us" % (pure_us, native_us))
     assert native_us * 5 < pure_us
-    m = re.search(r"LIGHT (\d+) (\d+) (\d+) (\d+)", out)
-    assert m, (out, err)
-    n, bad, sum_us, light_us = (int(x) for x in m.groups())
+    n, bad, sum_us, light_us = _said(out, err, "LIGHT")
     assert n == 6 and bad == 0
     print("light of a 1152-byte dice frame: sum() %d us, native %d us" % (sum_us, light_us))
     assert light_us * 5 < sum_us
