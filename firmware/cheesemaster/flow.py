@@ -61,6 +61,7 @@ _BLINK_MS = const(250)
 _FACES_MS = const(1400)         # after a round: faces, then the count
 _COUNT_MS = const(900)
 _REPLAY_MS = const(900)         # after a tie replay: faces, count, then the replay sign
+_TIE_GAME_MS = const(1000)      # a campaign's tie-break game: ? and the replay sign in turn
 
 # states (the box's own are JOIN = 0 and RESUME = 9: box.state numbers them all)
 MENU = const(1)
@@ -712,7 +713,7 @@ class CheeseMaster:
             return True
         if st == READY:
             m = self.match
-            if m is not None and (m.marked >= 0 or self.shown_roll):
+            if m is not None and (m.marked >= 0 or self.shown_roll or self._tie_game()):
                 return True
             if ticks.diff(now, self.scored_at) < _LOSS_MS:
                 return True
@@ -763,16 +764,22 @@ class CheeseMaster:
         else:
             self._draw_roll(0)
 
+    def _tie_game(self):
+        """A campaign's tie-break game (the players tied for most wins)."""
+        c = self.campaign
+        return c is not None and len(c.tiebreak) > 0
+
     def _draw_roll(self, what):
         """The dice in play: what 0 the faces, 1 the true count, 2 the tie
-        replay's sign (before the first roll: a question mark)."""
+        replay's sign (before the first roll: a question mark; in a
+        campaign's tie-break game, turning with the replay sign)."""
         d = self.box.display
         used = 0
         for i in range(len(self.in_play)):
             die = self.in_play[i]
             used |= 1 << die
             if not self.shown_roll:
-                d.die(die, "question")
+                d.die(die, "replay" if what == 2 else "question")
             elif what == 0:
                 d.die(die, FACE_NAMES[self.roll[i]])
             elif what == 1:
@@ -794,6 +801,10 @@ class CheeseMaster:
             cycle = _FACES_MS + _COUNT_MS + (_REPLAY_MS if self.replayed and st == READY else 0)
             phase = ticks.diff(now, self.state_at) % cycle
             self._draw_roll(0 if phase < _FACES_MS else 1 if phase < _FACES_MS + _COUNT_MS else 2)
+        elif st == READY and self._tie_game():
+            # before the tie-break game's first roll: a sign that this game is
+            # one more among the tied, seen, not only told by the lit tracks
+            self._draw_roll(2 if ticks.diff(now, self.state_at) % (2 * _TIE_GAME_MS) >= _TIE_GAME_MS else 0)
         blink = (ticks.diff(now, self.state_at) // _BLINK_MS) % 2 == 0
         loss_blink = st == READY and ticks.diff(now, self.scored_at) < _LOSS_MS
         fast = self.flashing and (ticks.diff(now, self.flash_at) // _FLASH_BLINK_MS) % 2 == 0

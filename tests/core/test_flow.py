@@ -205,6 +205,29 @@ def test_campaign_tie_plays_again():
     assert r["state"] == "king" and r["campaign"]["king"] == "P2"
 
 
+def _dice_seen(sim, ms, step=250):
+    """The icons the dice in play show over ms, sampled every step ms."""
+    seen = set()
+    for _ in range(ms // step):
+        run_script(sim, "wait %d\n" % step)
+        for die in sim.box.game.in_play:
+            seen.add(sim.box.display.shown[die])
+    return seen
+
+
+def test_a_campaign_tie_break_game_shows_its_sign_before_its_first_roll():
+    """The tied players' extra game looks like no other ready screen: its
+    dice turn between the question mark and the replay sign (a shape, not
+    only the two lit tracks); an ordinary campaign game's only ask."""
+    p1 = "rollbutton\nwait 3000\nbuzz P1\nrollbutton\nwait 100\n" * 7
+    p2 = "rollbutton\nwait 3000\nbuzz P2\nrollbutton\nwait 100\n" * 7
+    r, sim = play("players 2\ndice campaign\n" + p1 + "rollbutton\n")
+    assert r["state"] == "ready" and _dice_seen(sim, 3000) == {"question"}
+    r, sim = play("players 2\ndice campaign\n" + p1 + "rollbutton\n" + p2 + "holdroll 2500\n")
+    assert r["state"] == "ready" and r["campaign"]["king"] is None
+    assert _dice_seen(sim, 3000) == {"question", "replay"}
+
+
 def test_tracks_show_points_wheels_and_colour_change():
     r, sim = play(START4 + "rollbutton\nwait 3000\nbuzz P1\n")
     lit, colour, wheel = track(sim, 0)
