@@ -133,10 +133,12 @@ def _cheese_master(board, image, rec_kinds, rounds=3, events=None):
             events.extend(t.events)
 
 
-def _cheesonomics(image, rec_kinds, turns=2, events=None, board="pico-8p"):
+def _cheesonomics(image, rec_kinds, turns=4, events=None, board="pico-8p"):
     """Cheesonomics picked, 3 players, basic; entry steps (pico-8p: a key,
     then the buzzer; pico2-8p: the dial turned, then the buzzer) and money
-    on demand (another player's buzzer)."""
+    on demand (another player's buzzer). Three turns produce; from the
+    fourth, each player sells what they made (its steps a kind of their own:
+    the country step draws the market's prices)."""
     with EmuTable(board, flash=image) as t:
         dials = t.board.plates == "dial"
         t.boot(5000)
@@ -154,13 +156,19 @@ def _cheesonomics(image, rec_kinds, turns=2, events=None, board="pico-8p"):
         t.press("roll")                 # basic
         market = t.wait_event("market", 5000)
         first = int(market["first"][1:]) - 1
+        sale_country = 1
         for turn in range(turns):
             s = (first + turn) % 3
             since = len(t.events)
             other = (s + 1) % 3
             r.press("money on demand", other)
             t.run(3200)                 # it stays up 3 s
-            for v in (3, 3):            # produce (action key 3), 3 cards
+            # produce (action key 3), 3 cards; from the fourth turn on each
+            # player sells what they produced (sell 4, animal 1, a country on
+            # the market, 3 pieces): a sale's LED too
+            sale = turn >= 3
+            steps = (4, 1, sale_country, 3) if sale else (3, 3)
+            for v in steps:
                 if dials:
                     # a dial step: the station shows it, 300 ms after the last
                     t.place(s, v)
@@ -168,7 +176,7 @@ def _cheesonomics(image, rec_kinds, turns=2, events=None, board="pico-8p"):
                 else:
                     t.key(s, v)
                     t.run(90)
-                r.press("Cheesonomics entry step", s)
+                r.press("Cheesonomics sale step" if sale else "Cheesonomics entry step", s)
                 t.run(200)
             t.wait_event("action", 5000, since=since)
         rec_kinds.update(r.ms)

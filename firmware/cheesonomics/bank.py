@@ -91,7 +91,7 @@ class Bank(Turns):
             raise RuleError("sell 1 to 3 pieces, not %r" % (k,))
         if k > self.table[p]:
             raise RuleError(only(self.table[p], "piece of cheese", "pieces of cheese", "on the table"))
-        price = self.price(country)
+        price = self.prices()[country]
         if price == 0:
             raise RuleError("%s is not on the market" % names.countries[country])
         pos = -1

@@ -165,7 +165,7 @@ class Entry:
             if v > left:
                 return only(left, "milk-cheese card", "milk-cheese cards", "left in the hands")
         elif st == COUNTRY:
-            if bank.price(v - 1) == 0:
+            if bank.prices()[v - 1] == 0:
                 return "%s is not on the market" % cards.countries[v - 1]
         elif st == PIECES:
             if v > bank.table[p]:
@@ -212,7 +212,8 @@ class Entry:
 
     def play(self, bank, fields):
         """The whole action on the bank (RuleError if it still refuses);
-        fills the event's fields."""
+        fills the event's fields (a sale's new prices the caller adds, once
+        the press's LEDs are out)."""
         v = self.v
         cards = bank.cards
         act = v[0]
@@ -230,7 +231,7 @@ class Entry:
             fields["cards"] = v[1]
         else:
             a, c, k = v[1] - 1, v[2] - 1, v[3]
-            price = bank.price(c)
+            price = bank.prices()[c]
             mark = None
             swap = None
             if bank.advanced:
@@ -252,5 +253,4 @@ class Entry:
             fields["paid"] = price * k
             if mark is not None:
                 fields["forbid"] = cards.marks[mark]
-            fields["prices"] = [bank.price(x) for x in range(5)]
         return fields

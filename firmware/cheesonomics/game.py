@@ -205,6 +205,9 @@ class Companion:
         self.page = 0                   # the layout's sector on the dice
         self.lines = None               # the final count's lines (bytes), built on the final screen
         self.rows = bytearray(8)
+        self.dice_later = False         # look() leaves the dice to render_dice (see _changed)
+        self.keyed = None               # the bank's prices list price_keys were built from
+        self.price_keys = [""] * 5
 
     @property
     def k(self):
@@ -303,7 +306,7 @@ class Companion:
         self.undo = None
         self.final_said = self.bank.final_turns()
         box.log("undo", {"p": name(s), "money": self.bank.money[p], "deck": self.bank.deck,
-                         "prices": [self.bank.price(c) for c in range(5)]})
+                         "prices": list(self.bank.prices())})
         box.tunes.play(sound.TAKE_BACK, box.now)
         # seen as well as heard: die 6 turns back (in the player's colour) for
         # 3 s or until they key a value again, the prices as they were
@@ -480,7 +483,7 @@ class Companion:
         box.log("market", {"players": [name(s) for s in self.stations],
                            "variant": "advanced" if self.advanced else "basic",
                            "first": name(self.stations[b.first]),
-                           "prices": [b.price(c) for c in range(5)], "deck": b.deck,
+                           "prices": list(b.prices()), "deck": b.deck,
                            # the cards to lay out, as printed (advanced: the other 10 are dealt)
                            "cards": ["%s %s" % (cs[self.cards.country[b.mk[i]]],
                                                 kind_name(card_kind(self.cards, b.mk[i], b.side[i])))
@@ -546,6 +549,8 @@ class Companion:
         # the LEDs first (the next player's, or the final screen), then the
         # log, the tune and the save: the press is seen within 10 ms
         self.set_state(_FINAL if b.over else _TURN)
+        if fields["act"] == "sell":
+            fields["prices"] = list(b.prices())     # worked out for the dice already
         fields["money"] = b.income[p]       # before any final bonus (the final event has those)
         fields["deck"] = b.deck
         box.log("action", fields)
@@ -595,10 +600,13 @@ class Companion:
         self._changed()
 
     def _changed(self):
-        """The entry or the state changed: tracks and dice drawn again."""
+        """The entry or the state changed: tracks and dice drawn again, the
+        press's LEDs first (a die drawn is about 2 ms on a Pico)."""
         self.box.redraw = True
         if self.box.animate:
-            self.box.show_tracks()          # the press's LEDs before the dice
+            self.dice_later = True
+            self.box.show_tracks()
+            self.dice_later = False
             self.render_dice()
 
     # -- timers -----------------------------------------------------------
@@ -634,30 +642,37 @@ class Companion:
 
     # -- drawing ----------------------------------------------------------
     def look(self, now):
-        """Blink phase (and the final screen's page): redraw when it changes."""
+        """Blink phase (and the final screen's page): redraw when it changes.
+        Turns the dice with it, but not while a press's LEDs are going out
+        (_changed: render_dice draws the dice right after them)."""
         since = ticks.diff(now, self.state_at)
         blink = (since // _BLINK_MS) % 2
         page = 0
+        draw = not self.dice_later
         if self.state == _FINAL:
             page = self._line_at(since)
         elif self.state == _TURN and self.entry.step() == COUNTRY and not self.show_what:
-            self._draw_prices(blink)
+            if draw:
+                self._draw_prices(blink)
         elif self._final_sign():
             page = (since // _FINAL_SIGN_MS) % 2
-            self._draw_whose(page)
+            if draw:
+                self._draw_whose(page)
         elif ((self.show_what == _SHOW_SALE or self.show_what == _SHOW_UNDO) and not self.entry.k
               and self.refuse_until == -1 and not self.named):
             page = self._who_phase(now)
-            self._draw_shown(page)
+            if draw:
+                self._draw_shown(page)
         elif self.show_what == _SHOW_MONEY:
             page = self._who_phase(now)
             key = self.box.display.shown[4]     # None after a clear: drawn again
-            if key is None or (page == 1) != key.startswith("P"):
+            if draw and (key is None or (page == 1) != key.startswith("P")):
                 self._draw_money(page)      # only when the second turns: no allocation meanwhile
         elif self.state == _LAYOUT:
-            self._draw_layout(since % _CARD_MS >= _SIGNS_MS)
+            if draw:
+                self._draw_layout(since % _CARD_MS >= _SIGNS_MS)
             return blink + 2 * (since % _CARD_MS >= _SIGNS_MS)
-        if self.state == _FINAL:
+        if self.state == _FINAL and draw:
             self._draw_final(page)
         elif self.state == _TURN and self.box.dials:
             page += 64 * self._dial_step_phase(now)
@@ -804,6 +819,18 @@ class Companion:
             d.pattern(i, rows_for(text, self.rows), COUNTRY_RGB[c], "L%d%s" % (c, text))
         d.pattern(5, rows_for(str(self.page + 1), self.rows), WHITE, "S%d" % self.page)
 
+    def _price_keys(self):
+        """Each price die's key, built once the market changes: the country
+        step draws the prices at every wake, between a press and its LED,
+        so a die already showing its price costs a comparison, no more."""
+        prices = self.bank.prices()
+        if self.keyed is not prices:
+            self.keyed = prices
+            keys = self.price_keys
+            for c in range(5):
+                keys[c] = "p%d.%d" % (c, prices[c]) if prices[c] else "-"
+        return self.price_keys
+
     def _draw_prices(self, blink):
         d = self.box.display
         rows = self.rows
@@ -811,15 +838,20 @@ class Companion:
         if self.state == _TURN and self.entry.step() == COUNTRY and self.sel != _NO_VALUE:
             chosen = self.sel - 1
         top = 4 if self.show_what == _SHOW_MONEY else 5
+        keys = self._price_keys()
+        shown = d.shown
         for c in range(top):
             if c == chosen and blink:
                 d.die(c, "blank")
                 continue
-            price = self.bank.price(c)
+            key = keys[c]
+            if shown[c] == key:
+                continue
+            price = self.bank.prices()[c]
             if price == 0:
-                d.pattern(c, rows_for("-", rows), DIM, "-")
+                d.pattern(c, rows_for("-", rows), DIM, key)
             else:
-                d.pattern(c, rows_for(str(price), rows), COUNTRY_RGB[c], "p%d.%d" % (c, price))
+                d.pattern(c, rows_for(str(price), rows), COUNTRY_RGB[c], key)
 
     def _count(self):
         """The final count as the paper game does it, a line a page, player
