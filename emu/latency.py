@@ -133,12 +133,13 @@ def _cheese_master(board, image, rec_kinds, rounds=3, events=None):
             events.extend(t.events)
 
 
-def _cheesonomics(image, rec_kinds, turns=4, events=None, board="pico-8p"):
+def _cheesonomics(image, rec_kinds, turns=6, events=None, board="pico-8p"):
     """Cheesonomics picked, 3 players, basic; entry steps (pico-8p: a key,
     then the buzzer; pico2-8p: the dial turned, then the buzzer) and money
     on demand (another player's buzzer). Three turns produce; from the
     fourth, each player sells what they made (its steps a kind of their own:
-    the country step draws the market's prices)."""
+    the country step draws the market's prices; the next turn's money on
+    demand comes while the sale's sum shows)."""
     with EmuTable(board, flash=image) as t:
         dials = t.board.plates == "dial"
         t.boot(5000)

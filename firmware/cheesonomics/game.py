@@ -206,6 +206,8 @@ class Companion:
         self.lines = None               # the final count's lines (bytes), built on the final screen
         self.rows = bytearray(8)
         self.dice_later = False         # look() leaves the dice to render_dice (see _changed)
+        self.die6_key = None            # the key die 6 showed when look() last drew it, at die6_page
+        self.die6_page = -1
         self.keyed = None               # the bank's prices list price_keys were built from
         self.price_keys = [""] * 5
 
@@ -656,13 +658,15 @@ class Companion:
                 self._draw_prices(blink)
         elif self._final_sign():
             page = (since // _FINAL_SIGN_MS) % 2
-            if draw:
+            if draw and self._die6_stale(page):
                 self._draw_whose(page)
+                self._die6_drawn(page)
         elif ((self.show_what == _SHOW_SALE or self.show_what == _SHOW_UNDO) and not self.entry.k
               and self.refuse_until == -1 and not self.named):
             page = self._who_phase(now)
-            if draw:
+            if draw and self._die6_stale(page):
                 self._draw_shown(page)
+                self._die6_drawn(page)
         elif self.show_what == _SHOW_MONEY:
             page = self._who_phase(now)
             key = self.box.display.shown[4]     # None after a clear: drawn again
@@ -677,6 +681,16 @@ class Companion:
         elif self.state == _TURN and self.box.dials:
             page += 64 * self._dial_step_phase(now)
         return blink + 2 * page     # page: the final count's line
+
+    def _die6_stale(self, page):
+        """look() at every wake: die 6 is not what look() last drew there
+        at this page (its text is formatted only when it must change: no
+        work, no allocation between a press and its LED)."""
+        return self.box.display.shown[5] is not self.die6_key or page != self.die6_page
+
+    def _die6_drawn(self, page):
+        self.die6_key = self.box.display.shown[5]
+        self.die6_page = page
 
     def render_dice(self):
         d = self.box.display
