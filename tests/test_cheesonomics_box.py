@@ -36,7 +36,9 @@ def start(board, stations, advanced, seed):
 
 
 def key_in(sim, s, values):
-    from sim.cheesonomics.boxscript import _enter
+    from sim.cheesonomics.boxscript import _enter, dialled
+    if sim.box.dials:
+        values = dialled(values)    # a dial's sale: the pieces with the action
     _enter(sim, s, values)          # keys: one a value, then the buzzer; dials: value, buzzer
 
 
