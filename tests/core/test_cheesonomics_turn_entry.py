@@ -140,6 +140,7 @@ def test_a_dialled_sale_keys_its_pieces_with_the_action():
     acts = logged(lines, "action")
     assert acts[-1]["act"] == "sell" and acts[-1]["pieces"] == 2 and acts[-1]["country"] == "Italy"
     assert acts[-1]["animal"] == "cow" and _why(lines) == []
+    assert g.k == 0 and acts[-1]["p"] == "P2"                    # played at the country: P3's turn now
 
 
 def test_a_dialled_sale_of_more_pieces_than_on_the_table_is_refused_at_the_action():
