@@ -146,6 +146,17 @@ def test_dials_enter_the_same_game():
     assert bank.over and bank.money == g.money and bank.winners == g.winners
 
 
+def test_the_simulator_s_legend_gives_a_dial_s_sale_with_its_pieces():
+    from sim.cheesonomics.host import step_legend
+    sim = Sim(DIAL_BOARD, seed=1)
+    run_script(sim, "game cheesonomics\nplayers 3\nvariant basic\n")
+    legend = step_legend(sim.box.game)
+    assert "4 sell 1, 5 sell 2, 6 sell 3" in legend and "3 produce" in legend
+    keys = Sim(BOARD, seed=1)
+    run_script(keys, "game cheesonomics\nplayers 3\nvariant basic\n")
+    assert step_legend(keys.box.game).endswith("3 produce, 4 sell")
+
+
 def test_the_mark_step_says_a_reserve_or_a_trade_is_done_with_the_cards():
     from sim.cheesonomics.host import step_legend
     sim = Sim(BOARD, seed=1)
