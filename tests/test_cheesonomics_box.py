@@ -36,7 +36,9 @@ def start(board, stations, advanced, seed):
 
 
 def key_in(sim, s, values):
-    from sim.cheesonomics.boxscript import _enter
+    from sim.cheesonomics.boxscript import _enter, dialled
+    if sim.box.dials:
+        values = dialled(values)    # a dial's sale: the pieces with the action
     _enter(sim, s, values)          # keys: one a value, then the buzzer; dials: value, buzzer
 
 
@@ -142,6 +144,17 @@ def test_dials_enter_the_same_game():
     """pico2-8p: a dial shows its value all the time; the same turns work."""
     sim, g, bank, evs, _ = play_both(DIAL_BOARD, 3, False, 5)
     assert bank.over and bank.money == g.money and bank.winners == g.winners
+
+
+def test_the_simulator_s_legend_gives_a_dial_s_sale_with_its_pieces():
+    from sim.cheesonomics.host import step_legend
+    sim = Sim(DIAL_BOARD, seed=1)
+    run_script(sim, "game cheesonomics\nplayers 3\nvariant basic\n")
+    legend = step_legend(sim.box.game)
+    assert "4 sell 1, 5 sell 2, 6 sell 3" in legend and "3 produce" in legend
+    keys = Sim(BOARD, seed=1)
+    run_script(keys, "game cheesonomics\nplayers 3\nvariant basic\n")
+    assert step_legend(keys.box.game).endswith("3 produce, 4 sell")
 
 
 def test_the_mark_step_says_a_reserve_or_a_trade_is_done_with_the_cards():

@@ -66,6 +66,8 @@ def test_label_strips_and_dial_rings_say_what_each_key_means_at_each_step(tmp_pa
     assert rows["mark"][1] == "trowel" and "reserve" in rows["mark"][0] and "trade" in rows["mark"][0]
     assert rows["action"][4] == "sell" and rows["signs"][2] == "1|2"
     assert all(len(labels) == 8 for labels in rows.values())       # keys 0-7
+    dial = dict(refcard.key_rows(load(), dials=True))             # a dial's sale: the pieces with it
+    assert dial["action"][4:7] == ["sell 1", "sell 2", "sell 3"] and dial["animal"] == rows["animal"]
     # printed at 1:1: a key column is the keys' pitch, so the strip is 8 of them wide
     wide = refcard.draw_strips(load(), str(tmp_path / "wide.pdf"), pitch_mm=15)
     narrow = refcard.draw_strips(load(), str(tmp_path / "narrow.pdf"), pitch_mm=12.7)

@@ -4,7 +4,8 @@ keyed, so a refusal comes at the step where it becomes knowable
 (docs/cheesonomics-box.md, "A turn"). Pure: no box, no clock.
 
   action   0 pass (final turns), 1 collect by animal, 2 collect by place,
-           3 produce, 4 sell
+           3 produce, 4 sell; on a dial 4, 5, 6 sell 1, 2, 3 pieces (the
+           pieces come with the action, so a dialled sale is three steps)
   collect  which (1-5)
   produce  how many cards laid out (1-5)
   sell     animal (1-5), country (1-5), pieces (1-3); advanced: the mark it
@@ -36,6 +37,13 @@ HIGH = (4, 5, 5, 5, 5, 3, 5, 4, 5, 4)
 # a market card by what is printed on it: signs on the side up | on the back
 KIND_CODES = ((1, 1), (1, 2), (2, 1), (2, 2))
 _MAX = const(8)
+DIAL_SELL = const(4)        # a dial's action 4-6: sell 1-3 pieces
+_DIAL_ACT_HIGH = const(6)
+
+
+def high(st, dials):
+    """The highest value of step st (a dial's action goes to 6: sell 3)."""
+    return _DIAL_ACT_HIGH if dials and st == ACT else HIGH[st]
 
 
 def short(names, i):
@@ -57,17 +65,17 @@ def short(names, i):
 ACTION_SHORT = ("PA", "CA", "CP", "PR", "SE")
 
 
-def value_name(cards, act, st, v):
+def value_name(cards, act, st, v, dials=False):
     """What value v means at step st (act: the action keyed, which tells an
     animal from a place), in at most two glyphs for die 6, so a player reads
     what was keyed, not only its number: an animal, place, country or mark
     by its first letters, a number of cards or pieces with its step's letter
     (K3, N2), a market card by its signs up and back (12). "" outside the
-    step's values."""
-    if v < LOW[st] or v > HIGH[st]:
+    step's values. On a dial the action sell names its pieces (S1-S3)."""
+    if v < LOW[st] or v > high(st, dials):
         return ""
     if st == ACT:
-        return ACTION_SHORT[v]
+        return "S%d" % (v - DIAL_SELL + 1) if dials and v >= DIAL_SELL else ACTION_SHORT[v]
     if st == WHICH:
         return short(cards.animals if act == 1 else cards.places, v - 1)
     if st == ANIMAL:
@@ -105,11 +113,14 @@ def _on_market(bank, m):
 
 
 class Entry:
-    """The values the active player has keyed this turn."""
+    """The values the active player has keyed this turn. On dials a sale's
+    pieces are the action's value (4-6: sell 1-3), so a dial saves the step
+    (and the turn) that keys them; the values are kept as keys keep them."""
 
-    def __init__(self):
+    def __init__(self, dials=False):
         self.v = bytearray(_MAX)
         self.k = 0
+        self.dials = dials
 
     def clear(self):
         self.k = 0
@@ -146,15 +157,18 @@ class Entry:
         st = self.step()
         if self.complete(bank.advanced):
             return "the action is complete: confirm it with the buzzer"
-        if v < LOW[st] or v > HIGH[st]:
-            return "%s takes %d to %d, not %d" % (STEP_NAMES[st], LOW[st], HIGH[st], v)
+        hi = high(st, self.dials)
+        if v < LOW[st] or v > hi:
+            return "%s takes %d to %d, not %d" % (STEP_NAMES[st], LOW[st], hi, v)
         p = bank.cur
         cards = bank.cards
         if st == ACT:
             if v == 0 and not bank.final_turns():
                 return "a turn may be passed only in the final turns"
-            if v == 4 and bank.table[p] == 0:
+            if v >= 4 and bank.table[p] == 0:
                 return "no cheese on the table to sell"
+            if v > 4 and self.dials and v - DIAL_SELL + 1 > bank.table[p]:
+                return only(bank.table[p], "piece of cheese", "pieces of cheese", "on the table")
         elif st == WHICH:
             t = (self.v[0] - 1) * 5 + v - 1
             q = bank.locked_by(t, p)
@@ -203,12 +217,19 @@ class Entry:
         return -1
 
     def take(self, v):
+        if self.dials and self.k == 0 and v >= DIAL_SELL:
+            self.v[3] = v - DIAL_SELL + 1   # the pieces, keyed with the action
+            v = 4
         self.v[self.k] = v
         self.k += 1
+        if self.dials and self.k == 3 and self.v[0] == 4:
+            self.k = 4                      # the pieces are in: past their step
 
     def back(self):
         if self.k:
             self.k -= 1
+        if self.dials and self.k == 3 and self.v[0] == 4:
+            self.k = 2                      # back over the country (the pieces came with the action)
 
     def play(self, bank, fields):
         """The whole action on the bank (RuleError if it still refuses);

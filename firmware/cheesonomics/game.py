@@ -23,7 +23,7 @@ from cheesebox.display import OFF, STATION
 from cheesebox.events import name
 from cheesebox.font import rows_for
 from cheesonomics.cardfile import NONE
-from cheesonomics.entry import (COUNTRY, STEP_NAMES, STEP_SIGNS, LOW, HIGH, Entry, card_kind, kind_name,
+from cheesonomics.entry import (COUNTRY, STEP_NAMES, STEP_SIGNS, LOW, Entry, card_kind, high, kind_name,
                                 value_name)
 from cheesonomics.scoring import RuleError
 
@@ -183,7 +183,7 @@ class Companion:
         self.bank = None
         self.state = _VARIANT
         self.state_at = box.now
-        self.entry = Entry()            # the active player's values so far
+        self.entry = Entry(box.dials)   # the active player's values so far
         self.sel = _NO_VALUE             # a dial's value now
         self.sel_at = box.now           # dials: when it moved or a step began (the track's phase)
         self.named = ""                 # die 6: the name of the value keyed or dialled, until named_until
@@ -271,7 +271,7 @@ class Companion:
         if self.bank is not None and e.complete(self.advanced):
             return "confirm (buzzer)"
         st = e.step()
-        return "%s %d-%d" % (STEP_NAMES[st], LOW[st], HIGH[st])
+        return "%s %d-%d" % (STEP_NAMES[st], LOW[st], high(st, e.dials))
 
     def seat(self, s):
         """The seat playing at station s, or -1."""
@@ -438,7 +438,7 @@ class Companion:
         IT: Italy, K3: 3 cards), in letters, so the player reads what they
         keyed or where the dial stands, not only its number or a colour."""
         e = self.entry
-        self.named = value_name(self.cards, e.v[0] if e.k else v, st, v)
+        self.named = value_name(self.cards, e.v[0] if e.k else v, st, v, e.dials)
         self.named_until = ticks.add(self.box.now, _NAME_MS)
 
     def on_roll(self, t_us):

@@ -68,15 +68,18 @@ DIAL_STEP_DEG = 30.0        # a 1P12T rotary switch with its stop at 8 positions
 MM = 1 / 25.4               # inches
 
 
-def key_rows(cards):
-    """What each key 0-7 stands for, step by step: [(step, [8 labels])]."""
+def key_rows(cards, dials=False):
+    """What each key 0-7 (or dial position) stands for, step by step:
+    [(step, [8 labels])]. A dial's sale takes its pieces with the action:
+    4, 5, 6 sell 1, 2, 3 (cheesonomics/entry.py)."""
     from cheesonomics import entry as E
 
     def five(names, zero=""):
         return [zero] + list(names) + ["", ""]
     signs = ["turn over"] + ["%d|%d" % E.KIND_CODES[i] for i in range(4)] + ["", "", ""]
     return [
-        ("action", ["pass", "collect\nanimal", "collect\nplace", "produce", "sell", "", "", ""]),
+        ("action", ["pass", "collect\nanimal", "collect\nplace", "produce"]
+         + (["sell 1", "sell 2", "sell 3", ""] if dials else ["sell", "", "", ""])),
         ("animal", five(cards.animals)),
         ("place", five(cards.places)),
         ("country", five(cards.countries)),
@@ -189,7 +192,7 @@ def draw_rings(cards, out, step_deg=DIAL_STEP_DEG, stations=8):
     """A ring a dial face, at 1:1: the positions 0-7 round the knob (0 at
     the left, turning clockwise), each with what it stands for in each step,
     one band a step from the number outwards; the steps' names in the gap."""
-    rows = key_rows(cards)
+    rows = key_rows(cards, dials=True)
     r0, band = 11.0, 4.5                        # the knob's hole, one step's band
     cell = 2 * (r0 + band * (len(rows) + 1)) + 6
     figs = []

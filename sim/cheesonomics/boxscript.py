@@ -3,7 +3,8 @@
 They press what a table presses: a long ROLL at joining to pick the game,
 buzzers for the variant, and at the active station: on answer keys one key
 a value, then one buzzer press; on a dial the dial then the buzzer, one
-value a step, 300 ms apart (firmware/cheesonomics/entry.py). Names are
+value a step, 300 ms apart, a sale's pieces with the action (4-6: sell
+1-3) (firmware/cheesonomics/entry.py). Names are
 the card list's (cards.json): `sell P2 goat Italy 2`; a market card by
 its country and signs up|back (`exchange France 1|2 Italy 2|1`).
 """
@@ -95,7 +96,15 @@ def _collect(rest, c):
     return [2, _index(c.places, w, "a milk type (animal or place)")]
 
 
-def _sell(g, rest, c):
+def dialled(values):
+    """A turn's values as keys take them, as a dial takes them: a sale's
+    pieces come with the action (4, 5, 6: sell 1, 2, 3 pieces)."""
+    if len(values) >= 4 and values[0] == 4 and 1 <= values[3] <= 3:
+        return [3 + values[3]] + values[1:3] + values[4:]
+    return values
+
+
+def _sell(g, rest, c, dials=False):
     """`sell Pn ANIMAL COUNTRY PIECES [forbid MARK] [exchange ...]`: the values keyed."""
     if len(rest) < 3:
         raise ScriptError("usage: sell Pn ANIMAL COUNTRY PIECES [forbid MARK] "
@@ -104,6 +113,8 @@ def _sell(g, rest, c):
     if not rest[2].isdigit():
         raise ScriptError("sell: pieces must be 1-3, got %r" % rest[2])
     values.append(int(rest[2]))
+    if dials:
+        values = dialled(values)
     extra = rest[3:]
     if not g.advanced:
         if extra:
@@ -165,7 +176,7 @@ def run(sim, cmd, args, player):
     elif cmd == "collect":
         _enter(sim, s, _collect(rest, c))
     elif cmd == "sell":
-        _enter(sim, s, _sell(g, rest, c))
+        _enter(sim, s, _sell(g, rest, c, box.dials))
 
 
 def result(box):

@@ -96,15 +96,17 @@ def step_legend(g):
     e = g.entry
     if e.complete(g.advanced):
         return "confirm: your buzzer"
-    return _legend(g.cards, e.step(), e.v[0] if e.k else None) or g.step_name()
+    return _legend(g.cards, e.step(), e.v[0] if e.k else None, e.dials) or g.step_name()
 
 
-def _legend(c, st, act):
+def _legend(c, st, act, dials=False):
     """Step st's name and what each of its values means (act: the action
-    keyed, which tells WHICH: an animal or a place), or None."""
+    keyed, which tells WHICH: an animal or a place; on a dial a sale's
+    pieces come with the action), or None."""
     from cheesonomics import entry as E
     kinds = (None,) + tuple(E.kind_name(i) for i in range(1, 5))
-    names = {E.ACT: ("pass", "collect animal", "collect place", "produce", "sell"),
+    sell = ("sell 1", "sell 2", "sell 3") if dials else ("sell",)
+    names = {E.ACT: ("pass", "collect animal", "collect place", "produce") + sell,
              E.ANIMAL: (None,) + tuple(c.animals), E.COUNTRY: (None,) + tuple(c.countries),
              E.MARK: ("none, or a reserve or a trade (done with the cards)",)
              + tuple(c.marks), E.CARD_C: (None,) + tuple(c.countries),
@@ -131,10 +133,10 @@ def _step_seen(seen):
     if t in STEP_SIGNS[1:]:
         st = STEP_SIGNS.index(t)
         act = seen.g.get("act") if st == WHICH else None       # the action this screen's keys sent
-        return _legend(S.card_list(), st, act) or "%s (die 6: %s)" % (STEP_NAMES[st], t)
+        return _legend(S.card_list(), st, act, seen.board.plates == "dial") or "%s (die 6: %s)" % (STEP_NAMES[st], t)
     if len(t) == 2 and not t.startswith(":") and not (t[0] in "PF" and t[1].isdigit()):
         return "die 6 names the value keyed: %s" % t      # for 2 s, then the step's letter
-    return _legend(S.card_list(), 0, None)
+    return _legend(S.card_list(), 0, None, seen.board.plates == "dial")
 
 
 def hint(seen, state):

@@ -159,13 +159,14 @@ def test_scenario_commands_say_what_is_wrong():
 
 def test_the_chosen_country_shows_its_price_again_after_the_step():
     # animated: the chosen country blinks in the country step; whatever the
-    # blink phase at the buzzer, the next step shows every price
+    # blink phase at the buzzer, the next step (on a dial the country's press
+    # plays a basic sale: the next turn) shows every price
     for wait in (300, 350, 400, 450):
         lines = []
         sim = Sim(board("pico2-8p"), seed=1, log=lines.append)
-        run_script(sim, START + "produce P2 3\nproduce P3 2\nproduce P1 1\nenter P2 4 1\nanswer P2 2\n"
+        run_script(sim, START + "produce P2 3\nproduce P3 2\nproduce P1 1\nenter P2 6 1\nanswer P2 2\n"
                    "wait %d\nbuzz P2\nwait 600\n" % wait)
-        assert sim.box.game.step_name().startswith("pieces")
+        assert sim.box.game.step_name().startswith("action")
         shown = sim.box.display.shown
         assert shown[1] == "p1.%d" % sim.box.game.bank.price(1), (wait, shown)
 

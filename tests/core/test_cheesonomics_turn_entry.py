@@ -130,6 +130,41 @@ def test_a_double_tap_on_a_dial_enters_one_step():
     assert logged(lines, "action")[0]["cards"] == 3
 
 
+def test_a_dialled_sale_keys_its_pieces_with_the_action():
+    # on a dial 4, 5, 6 sell 1, 2, 3 pieces: a basic sale is three presses
+    # (the action, the animal, the country), the country's press plays it
+    r, sim, lines = _sim(PRODUCED + "answer P2 5\nwait 400\n", name="pico2-8p")
+    g = sim.box.game
+    assert _die_lit(sim, 5) == _drawn("S2")                      # where it stands: sell 2
+    run_script(sim, "buzz P2\nwait 400\nanswer P2 1\nbuzz P2\nwait 400\nanswer P2 2\nbuzz P2\n")
+    acts = logged(lines, "action")
+    assert acts[-1]["act"] == "sell" and acts[-1]["pieces"] == 2 and acts[-1]["country"] == "Italy"
+    assert acts[-1]["animal"] == "cow" and _why(lines) == []
+    assert g.k == 0 and acts[-1]["p"] == "P2"                    # played at the country: P3's turn now
+
+
+def test_a_dialled_sale_of_more_pieces_than_on_the_table_is_refused_at_the_action():
+    r, sim, lines = _sim(START + "produce P2 2\nproduce P3 2\nproduce P1 1\nanswer P2 6\nwait 400\nbuzz P2\n",
+                         name="pico2-8p")
+    g = sim.box.game
+    assert "only 2 pieces of cheese are on the table" in _why(lines)[-1]
+    assert g.k == 0 and sim.box.display.shown[5] == "cross"      # still on the action, the cross
+    run_script(sim, "wait 1500\nanswer P2 5\nbuzz P2\nwait 400\nanswer P2 1\nbuzz P2\n"
+                    "wait 400\nanswer P2 2\nbuzz P2\nwait 400\n")
+    assert g.k == 0 and logged(lines, "action")[-1]["pieces"] == 2  # sell 2: taken, played
+
+
+def test_roll_steps_back_over_a_dialled_sale_s_country_to_its_animal():
+    r, sim, lines = _sim("game cheesonomics\nplayers 3\nvariant advanced\nproduce P2 3\nproduce P3 3\n"
+                         "produce P1 2\nenter P2 6 1 2\n", name="pico2-8p")
+    g = sim.box.game
+    assert g.step_name().startswith("forbid mark")               # sell 3, cow, Italy: the mark next
+    run_script(sim, "rollbutton\n")
+    assert g.step_name().startswith("country")                  # back over the country, not to pieces
+    run_script(sim, "rollbutton\n")
+    assert g.step_name().startswith("animal")
+
+
 def test_holding_roll_during_the_advanced_layout_keeps_the_game():
     """It used to abandon the game; now it only asks "stop?" (the box's one
     stop gesture), and a buzzer says no: the same sector, ROLL pages on."""
@@ -193,7 +228,7 @@ def test_die_6_names_where_the_dial_stands_before_it_is_taken():
     r, sim, lines = _sim(PRODUCED, name="pico2-8p")
     g = sim.box.game
     run_script(sim, "answer P2 4\nwait 100\n")
-    assert g.k == 0 and _die_lit(sim, 5) == _drawn("SE")       # not taken yet: what it would be
+    assert g.k == 0 and _die_lit(sim, 5) == _drawn("S1")       # not taken yet: what it would be (sell 1)
     run_script(sim, "buzz P2\nwait 400\nanswer P2 5\nwait 100\n")
     assert g.k == 1 and _die_lit(sim, 5) == _drawn("CA")       # sell taken by the buzzer; the dial on camel
     run_script(sim, "answer P2 7\nwait 100\n")

@@ -1,7 +1,8 @@
 """Cheesonomics turns keyed with dials on the Pico 2: a long ROLL
 picks the game, three players join, each turn's values are dialled at the
-active station and confirmed with its buzzer; a CPython Bank laid out as the
-chip's market follows the same turns and keeps the same accounts."""
+active station and confirmed with its buzzer (a sale's pieces with the
+action); a CPython Bank laid out as the chip's market follows the same
+turns and keeps the same accounts."""
 from cheesonomics.cardfile import load
 from emu.table import EmuTable
 from tests.emu.test_emu_cheesonomics import mirror_of   # the market by kind, as on the Pico
@@ -37,3 +38,17 @@ def test_cheesonomics_turns_dialled_on_the_pico2(image):
             b.produce(values[1])
             assert ev["p"] == "P%d" % (s + 1), ev
             assert ev["money"] == b.money[STATIONS.index(s)] and ev["deck"] == b.deck, (ev, b.money)
+        # a sale dialled in three steps: 5 (sell 2 pieces), the animal, the
+        # country; the country's press plays it
+        s = STATIONS[b.cur]
+        best = max(range(5), key=b.price)
+        since = len(t.events)
+        for v in (5, 1, best + 1):
+            t.dial(s, v)
+            t.run(40)
+            t.press(s)
+            t.run(350)
+        ev = t.wait_event("action", 5000, since=since)
+        b.sell(0, best, 2)
+        assert ev["act"] == "sell" and ev["pieces"] == 2 and ev["country"] == cards.countries[best], ev
+        assert ev["money"] == b.money[STATIONS.index(s)], (ev, b.money)
