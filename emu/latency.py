@@ -137,7 +137,8 @@ def _cheesonomics(image, rec_kinds, turns=6, events=None, board="pico-8p"):
     """Cheesonomics picked, 3 players, basic; entry steps (pico-8p: a key,
     then the buzzer; pico2-8p: the dial turned, then the buzzer) and money
     on demand (another player's buzzer). Three turns produce; from the
-    fourth, each player sells what they made (its steps a kind of their own:
+    fourth, each player sells 3 of what they made (on a dial the pieces come
+    with the action: 6, sell 3; the sale's steps are a kind of their own:
     the country step draws the market's prices; the next turn's money on
     demand comes while the sale's sum shows)."""
     with EmuTable(board, flash=image) as t:
@@ -168,7 +169,12 @@ def _cheesonomics(image, rec_kinds, turns=6, events=None, board="pico-8p"):
             # player sells what they produced (sell 4, animal 1, a country on
             # the market, 3 pieces): a sale's LED too
             sale = turn >= 3
-            steps = (4, 1, sale_country, 3) if sale else (3, 3)
+            if not sale:
+                steps = (3, 3)
+            elif dials:
+                steps = (6, 1, sale_country)    # a dial's 6: sell 3 pieces, with the action
+            else:
+                steps = (4, 1, sale_country, 3)
             for v in steps:
                 if dials:
                     # a dial step: the station shows it, 300 ms after the last
