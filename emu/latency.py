@@ -38,16 +38,20 @@ def wheel_latency_ns(table, s, press_ns, since=0):
 
 def station_latency_ns(table, s, press_ns):
     """ns from press_ns until station s's LEDs (track + wheel) change on the
-    wire (None if they did not)."""
+    wire (None if they did not). A frame begun before the press could count
+    (its glitch window) cannot hold its answer: it is taken as the state
+    before the press, so a track blinking on its own just then is not filed
+    as the answer (one that blinks later still can be)."""
     ci, start = table.board.tracks[s]
     pxs = list(range(start, start + TRACK_PIXELS))
     _, frames = table.frames(ci, pixels=pxs)
+    counts = press_ns + table.board.glitch_ms * MS
     before = b""
     for f in frames:
-        if f["start"] < press_ns:
+        if f["start"] < counts:
             before = bytes.fromhex(f["hex"])
     for f in frames:
-        if f["start"] < press_ns:
+        if f["start"] < counts:
             continue
         now = bytes.fromhex(f["hex"])
         ends = [e for p, e in zip(pxs, f["pixel_ends"]) if now[3 * p:3 * p + 3] != before[3 * p:3 * p + 3]]
