@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.web import fresh_tab
+
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -69,24 +71,35 @@ class Page:
         self.base = base
         self.fingers = {}             # active touch points: id -> (x, y)
         self.next_id = 1
+        self.metrics = {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False}
 
     # -- loading ---------------------------------------------------------
     def viewport(self, w, h):
-        self.d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                               {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": False})
+        self.metrics = {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": False}
+        self.d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", self.metrics)
 
     def open(self, query="", fresh=True, timeout=20):
-        """Load the page (fresh: with an empty storage: a new box) and wait
-        until the box is ready."""
+        """Load the page (fresh: with an empty storage: a new box) in a new
+        tab (bench/web.py's fresh_tab: why) and wait until the box is ready."""
         if fresh:
             self.d.get(self.base + "files.json")     # the origin, to clear its storage
             self.d.execute_script("localStorage.clear()")
+        self.fingers.clear()
+        fresh_tab(self.d, self.metrics)
         self.d.get(self.base + query)
         return self.wait_ready(timeout)
 
-    def reload(self, timeout=20):
+    def reload(self, timeout=20, offline=False):
+        """The power cut: the same address again, its storage kept, in a new
+        tab (offline: that tab without a network)."""
+        url = self.d.current_url
         self.fingers.clear()
-        self.d.refresh()
+        fresh_tab(self.d, self.metrics)
+        if offline:
+            self.d.execute_cdp_cmd("Network.enable", {})
+            self.d.execute_cdp_cmd("Network.emulateNetworkConditions", {
+                "offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        self.d.get(url)
         return self.wait_ready(timeout)
 
     def wait_ready(self, timeout=20):
@@ -164,8 +177,13 @@ class Page:
         return i
 
     def up(self, finger, stamp=None):
-        del self.fingers[finger]
-        self._touch("touchEnd" if not self.fingers else "touchStart", stamp)
+        """That finger lifts (touchEnd with its point: the others stay down;
+        a touchStart without it would leave it down in Chromium)."""
+        x, y = self.fingers.pop(finger)
+        cmd = {"type": "touchEnd", "touchPoints": [{"x": x, "y": y, "id": finger}]}
+        if stamp is not None:
+            cmd["timestamp"] = stamp
+        self.d.execute_cdp_cmd("Input.dispatchTouchEvent", cmd)
 
     def tap(self, selector, hold=0.06, gap=0.04):
         f = self.down(selector)

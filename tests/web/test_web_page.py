@@ -72,11 +72,8 @@ def test_installable_and_plays_offline(page):
                                   "(navigator.serviceWorker.ready.then(() => 0), false)"), timeout=15)
     errors = page.d.execute_cdp_cmd("Page.getInstallabilityErrors", {})
     assert errors.get("installabilityErrors") == [], errors
-    page.d.execute_cdp_cmd("Network.enable", {})
-    page.d.execute_cdp_cmd("Network.emulateNetworkConditions", {
-        "offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
     try:
-        page.reload()
+        page.reload(offline=True)
         assert page.js("return crossOriginIsolated") is True     # the copy keeps the headers
         page.buzz(0)
         page.buzz(1)
@@ -91,8 +88,8 @@ def test_installable_and_plays_offline(page):
 
 
 def test_the_event_log_downloads_as_the_picos_json_lines(page, tmp_path):
-    page.d.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(tmp_path)})
     page.open("?board=pico-8p")
+    page.d.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(tmp_path)})
     page.buzz(0)
     page.buzz(2)
     page.wait_event("join", 2)
