@@ -56,11 +56,29 @@ def site(tmp_path_factory):
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
     sys.path.insert(0, str(REPO / "web"))
-    import serve
-    httpd = serve.server(out, "127.0.0.1", 0)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield "http://localhost:%d/" % httpd.server_address[1]
+    httpd = serve_folder(out)
+    yield Site("http://localhost:%d/" % httpd.server_address[1], out)
     httpd.shutdown()
+    httpd.server_close()
+
+
+class Site(str):
+    """The page's base URL; .folder is the built page it serves."""
+
+    def __new__(cls, url, folder):
+        s = str.__new__(cls, url)
+        s.folder = folder
+        return s
+
+
+def serve_folder(folder):
+    """A server of its own for the built page, on a free port of localhost
+    (another origin: its own storage and service worker). Stop it with
+    shutdown() and server_close(): then nothing answers on that port."""
+    import serve
+    httpd = serve.server(folder, "127.0.0.1", 0)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd
 
 
 class Page:
@@ -202,6 +220,16 @@ class Page:
 
     def key(self, s, k, gap=0.04):
         self.tap('.key[data-station="%d"][data-key="%d"]' % (s, k), hold=0.03, gap=gap)
+
+
+@pytest.fixture
+def own_server(site):
+    """A server of the built page for one test (serve_folder): the test may
+    shut it; it is shut at the end in any case."""
+    httpd = serve_folder(site.folder)
+    yield httpd
+    httpd.shutdown()
+    httpd.server_close()
 
 
 @pytest.fixture(scope="module")
