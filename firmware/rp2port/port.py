@@ -18,7 +18,7 @@ from rp2port.buttons import Buttons
 from rp2port.leds import Leds
 from rp2port.usb import Usb
 
-_IDLE_MAX_MS = const(1000)       # sleep at most this long (the watchdog is 8 s)
+_IDLE_MAX_MS = const(4000)       # sleep at most this long: half the watchdog's 8 s
 _EXACT_US = const(2000)          # a press counting this soon: slept to the us
 
 
