@@ -26,8 +26,9 @@ def _digest(board, keep_py, tools, chip):
     paths = [fw, rom, os.path.join(ROOT, "boards", board + ".json"),
              os.path.join(ROOT, "host_tools", "deploy", "flash.py")]
     if tools:       # the emulator that ran the deploy
-        paths += ([os.path.join(HERE, "rp2350", f) for f in ("pico2350.mjs", "fixes.mjs")]
-                  if chip == "rp2350" else [os.path.join(HERE, "pico.mjs")])
+        paths += [os.path.join(HERE, "harness.mjs")] + (
+            [os.path.join(HERE, "rp2350", f) for f in ("pico2350.mjs", "fixes.mjs")]
+            if chip == "rp2350" else [os.path.join(HERE, "pico.mjs")])
     else:
         paths.append(os.path.join(ROOT, "host_tools", "deploy", "fsimage.py"))
     # every file of firmware/: main.py, each package's modules and data files
