@@ -219,7 +219,8 @@ def test_make_wokwi_and_its_check(tmp_path):
     out = ok(tool("builder/wokwi.py", "--all", "--check")).stdout
     assert "up to date: boards/wokwi/pico-4p" in out
     # the Wokwi projects run the official MicroPython the emulated Pico's download names
-    from emu.pico import OFFICIAL_FIRMWARE_NAME as fw
+    from emu.pico import CHIPS
+    fw = CHIPS["rp2040"]["official_firmware"]
     for name in ("pico-4p", "pico-8p"):
         toml = (REPO / "boards" / "wokwi" / name / "wokwi.toml").read_text()
         assert 'firmware = "%s"' % fw in toml
