@@ -29,7 +29,7 @@ The Pico 2 (RP2350):
    project's fix of two CPU instruction groups applied to its sources
    (emu/rp2350js_fix.py), built and packed with npm (its build tools
    come from the registry) into an npm tarball in the cache, which `make
-   emu2350-deps` installs. A tarball already found ($CHEESEBOX_EMU2350_PACKAGE,
+   emu-deps` installs. A tarball already found ($CHEESEBOX_EMU2350_PACKAGE,
    the test machines' folder) is checked, not rebuilt.
 4. MicroPython v1.28.0 for RPI_PICO2, the official UF2 from micropython.org
    (checked as 1., for the RP2350: family rp2350-arm-s).
@@ -246,7 +246,7 @@ def _package(chip: str, problems: list) -> str:
                 cache.mkdir(parents=True, exist_ok=True)
                 archive.write_bytes(data)
             note = build_package(archive, built)
-            print("emu-firmware: %s: %s (from %s): %s; `make emu2350-deps` installs it"
+            print("emu-firmware: %s: %s (from %s): %s; `make emu-deps` installs it"
                   % (c["emulator"], built, archive.name, note))
             pkg = str(built)
     except Bad as e:
@@ -257,7 +257,7 @@ def _package(chip: str, problems: list) -> str:
             "  Download %s\n  (c1570/rp2350js at commit %s) and save it as\n  %s\n"
             "  then run `make emu-firmware` again: it applies the project's fix of two CPU "
             "instructions\n  (emu/rp2350js_fix.py), builds it with npm (whose build tools "
-            "come from the\n  npm registry) and packs it as %s for `make emu2350-deps`"
+            "come from the\n  npm registry) and packs it as %s for `make emu-deps`"
             % (c["name"], getattr(e, "reason", e), RP2350JS_ARCHIVE_URL, RP2350JS_COMMIT, archive, built))
     return pkg
 

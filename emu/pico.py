@@ -45,7 +45,7 @@ def _not_installed(chip):
     if not c["package"]:
         return ("emulated %s: emu/%s is missing: run `make emu-deps` (npm ci in emu/)"
                 % (c["name"], c["node_modules"]))
-    return ("emulated %s: %s is not installed in emu/%s: run `make emu2350-deps` (it installs %s; "
+    return ("emulated %s: %s is not installed in emu/%s: run `make emu-deps` (it installs %s; "
             "without it, `make emu-firmware` builds one; see docs/emulator.md)"
             % (c["name"], c["emulator"], c["node_modules"], package(chip)))
 

@@ -42,7 +42,7 @@ ELSEWHERE = {
     "check-mpy": ("Makefile", "check-mpy\n"), "typecheck": ("Makefile", "typecheck\n"),
     "lint": ("Makefile", "lint\n"),
     "test-mp": ("Makefile", "test-mp\n"), "emu-deps": ("Makefile", "emu-deps\n"),
-    "emu2350-deps": ("Makefile", "emu2350-deps\n"),
+    "emu2350-deps": ("Makefile", "emu2350-deps: emu-deps\n"),
     "test-py": ("Makefile", "test-py\n"), "test-emu": ("Makefile", "--dist worksteal tests/emu tests/emu2350"),
     "bench": ("tests/test_bench.py", "--smoke"),
     "selftest": ("tests/test_selftest.py", '"selftest"'),
