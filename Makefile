@@ -13,7 +13,7 @@
 #   make emu-firmware  download MicroPython v1.28.0 RPI_PICO and RPI_PICO2, the boot ROMs, and build rp2350js (docs/emulator.md;
 #                      FILES="..." takes files downloaded by hand instead, under any name)
 #   make uf2     one UF2 file: MicroPython + the box's files (BOARD=pico-4p; docs/deploy.md)
-#   make test-emu   only the emulated-Pico suites, tests/emu and tests/emu2350, all of them (make test leaves out the second_chip ones)
+#   make test-emu   only the emulated suite, tests/emu (both chips), all of it (make test leaves out the second_chip cases)
 #   make soak    a night of play on the emulated Pico (MINUTES=120 emulated; docs/emulator.md)
 #   make dicelab the odds of every answer for each dice choice (docs/host-tools.md)
 #   make monitor live referee screen following a box on USB (PORT=auto), or a saved log (FILE=game.log)
@@ -195,7 +195,7 @@ emu: $(STAMP) emu-deps
 
 # every emulated test, the second_chip ones too (make test leaves those out)
 test-emu: $(STAMP) emu-deps
-	$(PY) -m pytest -q -n 3 --dist worksteal tests/emu tests/emu2350
+	$(PY) -m pytest -q -n 3 --dist worksteal tests/emu
 
 # random play, chattering pins, saves and power cuts on pico-8p with a 512-word
 # DMA segment (one ring), random SEED; stops at MINUTES emulated or WALL_MINUTES of wall time

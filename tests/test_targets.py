@@ -43,7 +43,7 @@ ELSEWHERE = {
     "lint": ("Makefile", "lint\n"),
     "test-mp": ("Makefile", "test-mp\n"), "emu-deps": ("Makefile", "emu-deps\n"),
     "emu2350-deps": ("Makefile", "emu2350-deps: emu-deps\n"),
-    "test-py": ("Makefile", "test-py\n"), "test-emu": ("Makefile", "--dist worksteal tests/emu tests/emu2350"),
+    "test-py": ("Makefile", "test-py\n"), "test-emu": ("Makefile", "--dist worksteal tests/emu\n"),
     "bench": ("tests/test_bench.py", "--smoke"),
     "selftest": ("tests/test_selftest.py", '"selftest"'),
     "soak": ("tests/emu/test_emu_soak.py", '"soak", "MINUTES=1"'),
