@@ -40,6 +40,27 @@ def _during_reveal_write(t, roll_ev):
     raise AssertionError("the faces never went out")
 
 
+def _four_presses(t, n, roll, during_write):
+    """P1, then P2 20 us later, then P3 and P4 in the same instant (one wheel
+    left, a tie): while the dice chain's faces (11.5 ms on the wire) are
+    going out, or once they are up. Returns (P1's press, the frame's start
+    or None)."""
+    start = None
+    if during_write:
+        start = _during_reveal_write(t, roll)
+        at = t.pico.nanos + 2 * MS
+        assert at < start + 11 * MS
+    else:
+        t.wait_event("faces", 3000, since=n)
+        t.run(300)
+        at = t.pico.nanos + MS
+    t.press_at(0, at)
+    t.press_at(1, at + 20 * US)
+    t.press_at(2, at + 100 * MS)
+    t.press_at(3, at + 100 * MS)
+    return at, start
+
+
 def _grabs(events):
     return [(e["p"], e["t_us"]) for e in events if e["ev"] == "grab"]
 
@@ -52,20 +73,8 @@ def test_20us_apart_in_order_and_ties_both_ways(image):
         for rnd in range(6):
             roll = _roll(t)
             n = len(t.events)
-            if rnd % 2:
-                # the dice chain (11.5 ms on the wire) is going out right now
-                start = _during_reveal_write(t, roll)
-                at = t.pico.nanos + 2 * MS
-                assert at < start + 11 * MS
-                during_write += 1
-            else:
-                t.wait_event("faces", 3000, since=n)
-                t.run(300)
-                at = t.pico.nanos + MS
-            t.press_at(0, at)                  # P1, then P2 20 us later
-            t.press_at(1, at + 20 * US)
-            t.press_at(2, at + 100 * MS)       # P3 and P4 in the same instant:
-            t.press_at(3, at + 100 * MS)       # one wheel left, a tie
+            at, start = _four_presses(t, n, roll, rnd % 2)
+            during_write += rnd % 2
             t.run(400)
             grabs = _grabs(t.events[n:])
             assert [g[0] for g in grabs[:2]] == ["P1", "P2"], grabs
@@ -98,18 +107,7 @@ def test_20us_apart_in_order_during_and_outside_a_dice_write(image):
             n = len(t.events)
             t.press("roll")
             roll = t.wait_event("roll", 1000, since=n)
-            if rnd:
-                start = _during_reveal_write(t, roll)      # 11.5 ms of dice on the wire now
-                at = t.pico.nanos + 2 * MS
-                assert at < start + 11 * MS
-            else:
-                t.wait_event("faces", 3000, since=n)
-                t.run(300)
-                at = t.pico.nanos + MS
-            t.press_at(0, at)                  # P1, then P2 20 us later
-            t.press_at(1, at + 20 * US)
-            t.press_at(2, at + 100 * MS)       # P3 and P4 in the same instant:
-            t.press_at(3, at + 100 * MS)       # one wheel left, a tie
+            at, start = _four_presses(t, n, roll, rnd)
             t.wait_event("score", 1500, since=n)
             grabs = [(e["p"], e["t_us"]) for e in t.events[n:] if e["ev"] == "grab"]
             assert [g[0] for g in grabs[:2]] == ["P1", "P2"], grabs

@@ -26,6 +26,18 @@ def _state(t):
     return t.wait_event("state", 1000, since=n)
 
 
+def _resumed(t, since):
+    """Up again after a power cut (a boot event since `since`): the box offers
+    its saved game, never loses it, and ROLL resumes it; the state then."""
+    boot = t.wait_event("boot", 3000, since=since)
+    assert boot["resume"] is True
+    t.run(200)
+    assert _state(t)["state"] == "resume"
+    t.press("roll")
+    t.run(300)
+    return _state(t)
+
+
 def _power_cuts(t):
     return sum(1 for r in t.pico.stats()["resets"] if r["reason"] == "power")
 
@@ -84,14 +96,7 @@ def test_power_cut_at_every_point_of_a_save(image):
                 ops_per_save = c1 - c0
                 assert checked >= 2, "saves of %d operations" % ops_per_save
                 break
-            boot = t.wait_event("boot", 3000, since=n)
-            assert boot["resume"] is True     # a saved game is offered, never lost
-            t.run(200)
-            assert _state(t)["state"] == "resume"
-            t.press("roll")                   # resume it
-            t.run(300)
-            after = _state(t)
-            after_pts = after["points"]
+            after_pts = _resumed(t, n)["points"]
             new = dict(before)
             new["P2"] = before["P2"] - 1      # the round just scored: P2 had no wheel
             assert after_pts in (before, new), (k, before, after_pts)
@@ -255,12 +260,6 @@ def test_a_hung_loop_is_reset_by_the_watchdog_and_a_cut_save_comes_back_on_the_p
         assert [r["reason"] for r in t.pico.stats()["resets"]][-1] == "power"
         c1, ops = t.pico.flash_log(c0)
         assert ops, "no flash operation before the cut"
-        boot = t.wait_event("boot", 3000, since=n)
-        assert boot["resume"] is True         # a saved game is offered, never lost
-        t.run(200)
-        assert _state(t)["state"] == "resume"
-        t.press("roll")                       # resume it
-        t.run(300)
-        pts = _state(t)["points"]
+        pts = _resumed(t, n)["points"]
         # the last complete save: before this round, or with it (P1 -1, P2 +-)
         assert pts == before["points"] or pts["P1"] == before["points"]["P1"] - 1, (before, pts)
