@@ -8,12 +8,12 @@
 #   make clean   remove .venv and caches
 #   make help    this list (and the finer targets)
 #   make emu     the real firmware on an emulated Pico, in the terminal view (docs/emulator.md)
-#   make emu-deps   install the emulator (rp2040js, pinned) into emu/node_modules
-#   make emu2350-deps  install the Pico 2 emulator (rp2350js, from its tarball) into emu/rp2350/node_modules
+#   make emu-deps   install both chips' emulators: rp2040js (pinned) into emu/node_modules, rp2350js (from its tarball) into emu/rp2350/node_modules
+#   make emu2350-deps  the same as make emu-deps (its former name for the Pico 2's half)
 #   make emu-firmware  download MicroPython v1.28.0 RPI_PICO and RPI_PICO2, the boot ROMs, and build rp2350js (docs/emulator.md;
 #                      FILES="..." takes files downloaded by hand instead, under any name)
 #   make uf2     one UF2 file: MicroPython + the box's files (BOARD=pico-4p; docs/deploy.md)
-#   make test-emu   only the emulated-Pico suites, tests/emu and tests/emu2350, all of them (make test leaves out the second_chip ones)
+#   make test-emu   only the emulated suite, tests/emu (both chips), all of it (make test leaves out the second_chip cases)
 #   make soak    a night of play on the emulated Pico (MINUTES=120 emulated; docs/emulator.md)
 #   make dicelab the odds of every answer for each dice choice (docs/host-tools.md)
 #   make monitor live referee screen following a box on USB (PORT=auto), or a saved log (FILE=game.log)
@@ -93,7 +93,6 @@ test: $(STAMP)
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory test-mp
 	$(MAKE) --no-print-directory emu-deps
-	$(MAKE) --no-print-directory emu2350-deps
 	$(MAKE) --no-print-directory browser-deps
 	$(MAKE) --no-print-directory test-py
 
@@ -144,9 +143,24 @@ test-py: $(STAMP)
 sim: $(STAMP)
 	$(PY) -m sim $(ARGS)
 
-# The emulated Pico (docs/emulator.md): rp2040js from the npm registry, pinned by
-# emu/package-lock.json. Without npm the emulated-Pico tests say so and skip.
+# The emulators of both chips (docs/emulator.md), one target; a chip whose
+# emulator cannot be installed says so, and its emulated tests skip.
+# The Pico's: rp2040js from the npm registry, pinned by emu/package-lock.json.
+# The Pico 2's: rp2350js is not on the npm registry. Its own runtime dependencies
+# are pinned by emu/rp2350/package-lock.json (npm ci); rp2350js itself is installed
+# from its tarball with --no-save, so the lockfile never records a path that
+# differs from one machine to the next. The stamp names the tarball: another one
+# (CHEESEBOX_EMU2350_PACKAGE) installs again. The tarball is looked for as the chip
+# table's package() does (host_tools/deploy/micropython_files.py): the variable, then
+# ../shared/emulator/rp2350/ ($$CHEESEBOX_EMU_SHARED), then the one `make emu-firmware`
+# built in its cache ($$CHEESEBOX_CACHE, else $$XDG_CACHE_HOME or ~/.cache, /cheesebox/emulator).
 EMU_STAMP := emu/node_modules/.stamp
+EMU_SHARED      := $(or $(CHEESEBOX_EMU_SHARED),../shared/emulator)
+EMU_CACHE       := $(or $(CHEESEBOX_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/cheesebox/emulator)
+EMU2350_SHARED_PKG := $(EMU_SHARED)/rp2350/rp2350js-2.0.1-10f7ebf6-patched.tgz
+EMU2350_BUILT_PKG  := $(EMU_CACHE)/rp2350/rp2350js-2.0.1-10f7ebf6-cheesebox.tgz
+EMU2350_PACKAGE ?= $(or $(CHEESEBOX_EMU2350_PACKAGE),$(firstword $(wildcard $(EMU2350_SHARED_PKG) $(EMU2350_BUILT_PKG))),$(EMU2350_SHARED_PKG))
+EMU2350_STAMP   := emu/rp2350/node_modules/.stamp
 emu-deps:
 	@if [ -f $(EMU_STAMP) ] && [ $(EMU_STAMP) -nt emu/package-lock.json ]; then :; \
 	elif command -v npm >/dev/null 2>&1; then \
@@ -154,23 +168,6 @@ emu-deps:
 	  if (cd emu && npm ci --no-audit --no-fund > npm-install.log 2>&1); then touch $(EMU_STAMP); \
 	  else tail -n 20 emu/npm-install.log; echo "make: npm ci failed"; exit 1; fi; \
 	else echo "make: npm not found: the emulated-Pico suite will be skipped (docs/emulator.md)"; fi
-
-# The emulated Pico 2 (docs/emulator.md): rp2350js is not on the npm registry.
-# Its own runtime dependencies are pinned by emu/rp2350/package-lock.json (npm ci);
-# rp2350js itself is installed from its tarball with --no-save, so the lockfile
-# never records a path that differs from one machine to the next. The stamp
-# names the tarball: another one (CHEESEBOX_EMU2350_PACKAGE) installs again.
-# Without npm or the tarball the Pico 2 suite says so and skips.
-# The tarball is looked for as emu/pico.py's package2350() does: the variable, then
-# ../shared/emulator/rp2350/ ($$CHEESEBOX_EMU_SHARED), then the one `make emu-firmware`
-# built in its cache ($$CHEESEBOX_CACHE, else $$XDG_CACHE_HOME or ~/.cache, /cheesebox/emulator).
-EMU_SHARED      := $(or $(CHEESEBOX_EMU_SHARED),../shared/emulator)
-EMU_CACHE       := $(or $(CHEESEBOX_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/cheesebox/emulator)
-EMU2350_SHARED_PKG := $(EMU_SHARED)/rp2350/rp2350js-2.0.1-10f7ebf6-patched.tgz
-EMU2350_BUILT_PKG  := $(EMU_CACHE)/rp2350/rp2350js-2.0.1-10f7ebf6-cheesebox.tgz
-EMU2350_PACKAGE ?= $(or $(CHEESEBOX_EMU2350_PACKAGE),$(firstword $(wildcard $(EMU2350_SHARED_PKG) $(EMU2350_BUILT_PKG))),$(EMU2350_SHARED_PKG))
-EMU2350_STAMP   := emu/rp2350/node_modules/.stamp
-emu2350-deps:
 	@pkg="$(EMU2350_PACKAGE)"; \
 	if [ ! -f "$$pkg" ]; then echo "make: rp2350js: $$pkg not found (CHEESEBOX_EMU2350_PACKAGE), nor $(EMU2350_BUILT_PKG): \`make emu-firmware\` builds it; the emulated Pico 2 suite will be skipped (docs/emulator.md)"; \
 	elif ! command -v npm >/dev/null 2>&1; then echo "make: npm not found: the emulated Pico 2 suite will be skipped (docs/emulator.md)"; \
@@ -184,18 +181,21 @@ emu2350-deps:
 	  fi; \
 	fi
 
+# its former name for the Pico 2's half, kept: every target keeps its name
+emu2350-deps: emu-deps
+
 # the firmware images and boot ROMs the emulated Pico and Pico 2 run, and rp2350js
 # built from its repository with the project's fix (emu/rp2350js_fix.py),
 # kept in ~/.cache/cheesebox/emulator ($$CHEESEBOX_CACHE), which make clean leaves alone
 emu-firmware: $(STAMP)
 	$(PY) -m emu.firmware $(FILES)
 
-emu: $(STAMP) emu-deps emu2350-deps
+emu: $(STAMP) emu-deps
 	$(PY) -m emu $(ARGS)
 
 # every emulated test, the second_chip ones too (make test leaves those out)
-test-emu: $(STAMP) emu-deps emu2350-deps
-	$(PY) -m pytest -q -n 3 --dist worksteal tests/emu tests/emu2350
+test-emu: $(STAMP) emu-deps
+	$(PY) -m pytest -q -n 3 --dist worksteal tests/emu
 
 # random play, chattering pins, saves and power cuts on pico-8p with a 512-word
 # DMA segment (one ring), random SEED; stops at MINUTES emulated or WALL_MINUTES of wall time
@@ -277,7 +277,7 @@ clean:
 help:
 	@grep -E '^#   make ' Makefile | sed 's/^#   //'
 	@echo "parts of make test: make check-mpy (mpy-cross), make typecheck (pyright), make lint (ruff),"
-	@echo "  make test-mp (core tests on MicroPython), make emu-deps (the emulator),"
+	@echo "  make test-mp (core tests on MicroPython), make emu-deps (both chips' emulators),"
 	@echo "  make test-py (pytest, with the emulated-Pico suite but its second_chip tests: make test-emu runs it all)"
 	@echo "make package-json   rewrite package.json (mpremote mip) after adding or removing a firmware file"
 	@echo "make sim ARGS=\"--board pico-8p --seed 7\"   options: .venv/bin/python -m sim --help"

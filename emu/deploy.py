@@ -15,7 +15,7 @@ import os
 import subprocess
 import sys
 
-from emu.pico import HERE, ROOT, EmulatedPico, chip_of, locate
+from emu.pico import CHIPS, HERE, ROOT, EmulatedPico, chip_of, locate
 
 CACHE = os.path.join(ROOT, "build", "emu")
 
@@ -26,8 +26,7 @@ def _digest(board, keep_py, tools, chip):
     paths = [fw, rom, os.path.join(ROOT, "boards", board + ".json"),
              os.path.join(ROOT, "host_tools", "deploy", "flash.py")]
     if tools:       # the emulator that ran the deploy
-        paths += ([os.path.join(HERE, "rp2350", f) for f in ("pico2350.mjs", "fixes.mjs")]
-                  if chip == "rp2350" else [os.path.join(HERE, "pico.mjs")])
+        paths += [os.path.join(HERE, f) for f in ("harness.mjs",) + CHIPS[chip]["modules"]]
     else:
         paths.append(os.path.join(ROOT, "host_tools", "deploy", "fsimage.py"))
     # every file of firmware/: main.py, each package's modules and data files

@@ -29,7 +29,7 @@ The Pico 2 (RP2350):
    project's fix of two CPU instruction groups applied to its sources
    (emu/rp2350js_fix.py), built and packed with npm (its build tools
    come from the registry) into an npm tarball in the cache, which `make
-   emu2350-deps` installs. A tarball already found ($CHEESEBOX_EMU2350_PACKAGE,
+   emu-deps` installs. A tarball already found ($CHEESEBOX_EMU2350_PACKAGE,
    the test machines' folder) is checked, not rebuilt.
 4. MicroPython v1.28.0 for RPI_PICO2, the official UF2 from micropython.org
    (checked as 1., for the RP2350: family rp2350-arm-s).
@@ -37,7 +37,9 @@ The Pico 2 (RP2350):
    (dist/cjs/bootroms/bootrom-rp2350-a2.js in the tarball), its sha256 the
    one ../shared/emulator/rp2350/README.md gives.
 
-Files already found where emu/pico.py looks ($CHEESEBOX_EMU_FIRMWARE /
+Each chip's files are fetched by one function over the chip table
+(host_tools/deploy/micropython_files.py CHIPS: names, folders, URLs,
+hashes). Files already found where emu/pico.py looks ($CHEESEBOX_EMU_FIRMWARE /
 $CHEESEBOX_EMU_BOOTROM, $CHEESEBOX_EMU2350_FIRMWARE / $CHEESEBOX_EMU2350_BOOTROM,
 the project's test machines' folder ($CHEESEBOX_EMU_SHARED), the cache) are
 checked, not fetched.
@@ -62,27 +64,16 @@ import tempfile
 import urllib.request
 from pathlib import Path
 
-from emu.pico import (BOOTROM2350_NAME, BOOTROM_NAME, CACHE, CACHE2350, FIRMWARE2350_NAME, FIRMWARE_NAME,
-                      OFFICIAL_FIRMWARE2350_NAME, OFFICIAL_FIRMWARE_NAME, PACKAGE2350_BUILT,
-                      firmware_and_bootrom, package2350)
+from emu.pico import CHIPS, firmware_and_bootrom, package
 from host_tools.deploy import fsimage
 from emu import rp2350js_fix
 
 REPO = Path(__file__).resolve().parent.parent
 
-FIRMWARE_URL = "https://micropython.org/resources/firmware/" + OFFICIAL_FIRMWARE_NAME
-FIRMWARE_PAGE = "https://micropython.org/download/RPI_PICO/"
+# the RP2040 B1 boot ROM comes in Raspberry Pi's release as an ELF file;
+# the RP2350's comes out of rp2350js (CHIPS[chip]["package"])
 BOOTROM_ELF_URL = "https://github.com/raspberrypi/pico-bootrom-rp2040/releases/download/b1/b1.elf"
-BOOTROM_SHA256 = "90b31e108faedfa6bbcfcc33ba05dac61e645108cfbbdc385f8dafc71fde44ae"
-BOOTROM_SIZE = 16 * 1024
-# the test machines' firmware: v1.28.0 built from the tag (not the official download)
-SHARED_BUILD_SHA256 = "94e3212c19ce09f45e5198dfa3a876d84f478d9630647be3c5dae6166a282b68"
-
-FIRMWARE2350_URL = "https://micropython.org/resources/firmware/" + OFFICIAL_FIRMWARE2350_NAME
-FIRMWARE2350_PAGE = "https://micropython.org/download/RPI_PICO2/"
-SHARED_BUILD2350_SHA256 = "c031772715b4c31879fc043acfd097fd5b8888ce19333f6c115f6d063933700b"
-BOOTROM2350_SHA256 = "196c503fbb17b2ad21a1f496574786af698f9376af9a5f79e5e75293c9e12191"
-BOOTROM2350_SIZE = 32 * 1024
+BOOTROM_ELF_NAME = "b1.elf"
 RP2350JS_COMMIT = rp2350js_fix.COMMIT
 RP2350JS_ARCHIVE_URL = "https://github.com/c1570/rp2350js/archive/%s.tar.gz" % RP2350JS_COMMIT
 RP2350JS_ARCHIVE_NAME = "rp2350js-%s.tar.gz" % RP2350JS_COMMIT[:8]
@@ -97,18 +88,18 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def rom_from_elf(elf: bytes) -> bytes:
-    """The 16 KiB at address 0 from an ELF32 file's PT_LOAD segments."""
+def rom_from_elf(elf: bytes, size: int = CHIPS["rp2040"]["bootrom_size"]) -> bytes:
+    """The ROM's `size` bytes at address 0 from an ELF32 file's PT_LOAD segments."""
     if elf[:4] != b"\x7fELF" or elf[4] != 1 or elf[5] != 1:
         raise Bad("not a 32-bit little-endian ELF file")
     phoff, = struct.unpack_from("<I", elf, 28)
     phentsize, phnum = struct.unpack_from("<HH", elf, 42)
-    rom = bytearray(BOOTROM_SIZE)
+    rom = bytearray(size)
     found = False
     for i in range(phnum):
         ptype, offset, _, paddr, filesz = struct.unpack_from("<5I", elf, phoff + i * phentsize)
-        if ptype == 1 and paddr < BOOTROM_SIZE and filesz:
-            n = min(filesz, BOOTROM_SIZE - paddr)
+        if ptype == 1 and paddr < size and filesz:
+            n = min(filesz, size - paddr)
             rom[paddr:paddr + n] = elf[offset:offset + n]
             found = True
     if not found:
@@ -116,10 +107,11 @@ def rom_from_elf(elf: bytes) -> bytes:
     return bytes(rom)
 
 
-def check_bootrom(data: bytes) -> str:
-    if sha256(data) != BOOTROM_SHA256:
-        raise Bad("sha256 %s, not the RP2040 B1 boot ROM's %s" % (sha256(data), BOOTROM_SHA256))
-    return "sha256 verified (%s...)" % BOOTROM_SHA256[:16]
+def check_bootrom(data: bytes, chip: str = "rp2040") -> str:
+    c = CHIPS[chip]
+    if len(data) != c["bootrom_size"] or sha256(data) != c["bootrom_sha256"]:
+        raise Bad("sha256 %s (%d bytes), not the %s's %s" % (sha256(data), len(data), c["rom"], c["bootrom_sha256"]))
+    return "sha256 verified (%s...)" % c["bootrom_sha256"][:16]
 
 
 def check_firmware(path: str, chip: str = "rp2040") -> str:
@@ -135,7 +127,7 @@ def check_firmware(path: str, chip: str = "rp2040") -> str:
         raise Bad("not MicroPython v1.28.0 for the %s (no 'v1.28.0'/'%s' in it, or not at 0x10000000)"
                   % (mcu, mcu))
     h = sha256(Path(path).read_bytes())
-    if h == (SHARED_BUILD2350_SHA256 if chip == "rp2350" else SHARED_BUILD_SHA256):
+    if h == CHIPS[chip]["firmware_sha256"]:
         return "sha256 %s... (the v1.28.0 build the project's tests were checked with)" % h[:16]
     return ("%s %s of MicroPython v1.28.0; sha256 %s NOT verified: micropython.org publishes "
             "no hash for its downloads" % (mcu, "UF2" if path.endswith(".uf2") else "image", h))
@@ -144,69 +136,6 @@ def check_firmware(path: str, chip: str = "rp2040") -> str:
 def fetch(url: str) -> bytes:
     with urllib.request.urlopen(url, timeout=30) as r:
         return r.read()
-
-
-def pico(problems: list) -> None:
-    """The Pico's firmware and boot ROM."""
-    fw, rom = firmware_and_bootrom()
-    cache = Path(CACHE)
-
-    # 1. the firmware
-    where = "$CHEESEBOX_EMU_FIRMWARE" if os.environ.get("CHEESEBOX_EMU_FIRMWARE") else None
-    fw_cache = cache / OFFICIAL_FIRMWARE_NAME
-    try:
-        if not os.path.isfile(fw):
-            print("emu-firmware: downloading %s ..." % FIRMWARE_URL, flush=True)
-            data = fetch(FIRMWARE_URL)
-            cache.mkdir(parents=True, exist_ok=True)
-            tmp = fw_cache.with_suffix(".part")
-            tmp.write_bytes(data)
-            try:
-                note = check_firmware(str(tmp))
-            except Bad:
-                tmp.unlink()
-                raise
-            tmp.replace(fw_cache)
-            print("emu-firmware: MicroPython: downloaded to %s: %s" % (fw_cache, note))
-        else:
-            print("emu-firmware: MicroPython: already there: %s%s: %s"
-                  % (fw, " (%s)" % where if where else "", check_firmware(fw)))
-    except Bad as e:
-        problems.append("MicroPython firmware %s: %s (replace or delete it, run again)" % (fw, e))
-    except OSError as e:
-        problems.append(
-            "MicroPython v1.28.0 for RPI_PICO: cannot download it (%s).\n"
-            "  Download %s\n  (the v1.28.0 .uf2 on %s) and save it as\n  %s\n"
-            "  then run `make emu-firmware` again: micropython.org publishes no hash for it, so it "
-            "checks\n  that it is MicroPython v1.28.0 for the RP2040 and prints its sha256"
-            % (getattr(e, "reason", e), FIRMWARE_URL, FIRMWARE_PAGE, fw_cache))
-
-    # 2. the boot ROM
-    where = "$CHEESEBOX_EMU_BOOTROM" if os.environ.get("CHEESEBOX_EMU_BOOTROM") else None
-    rom_cache, elf_cache = cache / BOOTROM_NAME, cache / "b1.elf"
-    try:
-        if os.path.isfile(rom):
-            print("emu-firmware: boot ROM: already there: %s%s: %s"
-                  % (rom, " (%s)" % where if where else "", check_bootrom(Path(rom).read_bytes())))
-        else:
-            if elf_cache.is_file():
-                elf = elf_cache.read_bytes()
-            else:
-                print("emu-firmware: downloading %s ..." % BOOTROM_ELF_URL, flush=True)
-                elf = fetch(BOOTROM_ELF_URL)
-            data = rom_from_elf(elf)
-            note = check_bootrom(data)
-            cache.mkdir(parents=True, exist_ok=True)
-            rom_cache.write_bytes(data)
-            print("emu-firmware: boot ROM: %s (from b1.elf): %s" % (rom_cache, note))
-    except Bad as e:
-        problems.append("RP2040 B1 boot ROM: %s" % e)
-    except OSError as e:
-        problems.append(
-            "RP2040 B1 boot ROM: cannot download it (%s).\n"
-            "  Download %s\n  (Raspberry Pi's pico-bootrom-rp2040 release b1) and save it as\n  %s\n"
-            "  then run `make emu-firmware` again: it takes the 16 KiB ROM out of it and checks "
-            "its sha256\n  (%s)" % (getattr(e, "reason", e), BOOTROM_ELF_URL, elf_cache, BOOTROM_SHA256))
 
 
 def _download(url: str, dest: Path, check) -> str:
@@ -249,13 +178,6 @@ def rom_from_package(path: str) -> bytes:
     return struct.pack("<%dI" % len(words), *words)
 
 
-def check_bootrom2350(data: bytes) -> str:
-    if len(data) != BOOTROM2350_SIZE or sha256(data) != BOOTROM2350_SHA256:
-        raise Bad("sha256 %s (%d bytes), not the RP2350 A2 boot ROM's %s"
-                  % (sha256(data), len(data), BOOTROM2350_SHA256))
-    return "sha256 verified (%s...)" % BOOTROM2350_SHA256[:16]
-
-
 def build_package(archive: Path, dest: Path) -> str:
     """rp2350js from its repository's archive: the project's fix, npm ci,
     npm run build, npm pack, into dest."""
@@ -291,20 +213,32 @@ def build_package(archive: Path, dest: Path) -> str:
     return note + ", built with the project's fix"
 
 
-def pico2(problems: list) -> None:
-    """The Pico 2's emulator package, firmware and boot ROM."""
-    fw, rom = firmware_and_bootrom("rp2350")
-    cache = Path(CACHE2350)
+def _where(var: str) -> str:
+    """ " ($VAR)" when that variable named the file, else ""."""
+    return " ($%s)" % var if os.environ.get(var) else ""
 
-    # 3. rp2350js
-    pkg = package2350()
-    where = "$CHEESEBOX_EMU2350_PACKAGE" if os.environ.get("CHEESEBOX_EMU2350_PACKAGE") else None
-    archive = cache / RP2350JS_ARCHIVE_NAME
-    built = cache / PACKAGE2350_BUILT
+
+def emulator_files(chip: str, problems: list) -> None:
+    """One chip's files (CHIPS[chip]): its emulator package when it is not on
+    the npm registry, its MicroPython firmware, its boot ROM; each found and
+    checked, or fetched, or what is missing added to problems."""
+    fw, rom = firmware_and_bootrom(chip)
+    pkg = _package(chip, problems) if CHIPS[chip]["package"] else None
+    _firmware(chip, fw, problems)
+    _bootrom(chip, rom, pkg, problems)
+
+
+def _package(chip: str, problems: list) -> str:
+    """rp2350js: found and checked, or built from its repository's archive
+    at the pinned commit (downloaded into the cache)."""
+    c = CHIPS[chip]
+    cache = Path(c["cache"])
+    pkg = package(chip)
+    archive, built = cache / RP2350JS_ARCHIVE_NAME, cache / c["package_built"]
     try:
         if os.path.isfile(pkg):
-            print("emu-firmware: rp2350js: already there: %s%s: %s"
-                  % (pkg, " (%s)" % where if where else "", check_package(pkg)))
+            print("emu-firmware: %s: already there: %s%s: %s"
+                  % (c["emulator"], pkg, _where(c["env"] + "PACKAGE"), check_package(pkg)))
         else:
             if not archive.is_file():
                 print("emu-firmware: downloading %s ..." % RP2350JS_ARCHIVE_URL, flush=True)
@@ -312,64 +246,98 @@ def pico2(problems: list) -> None:
                 cache.mkdir(parents=True, exist_ok=True)
                 archive.write_bytes(data)
             note = build_package(archive, built)
-            print("emu-firmware: rp2350js: %s (from %s): %s; `make emu2350-deps` installs it"
-                  % (built, archive.name, note))
+            print("emu-firmware: %s: %s (from %s): %s; `make emu-deps` installs it"
+                  % (c["emulator"], built, archive.name, note))
             pkg = str(built)
     except Bad as e:
-        problems.append("rp2350js: %s" % e)
+        problems.append("%s: %s" % (c["emulator"], e))
     except OSError as e:
         problems.append(
-            "rp2350js 2.0.1 (the Pico 2's emulator, not on the npm registry): cannot download it (%s).\n"
+            "rp2350js 2.0.1 (the %s's emulator, not on the npm registry): cannot download it (%s).\n"
             "  Download %s\n  (c1570/rp2350js at commit %s) and save it as\n  %s\n"
             "  then run `make emu-firmware` again: it applies the project's fix of two CPU "
             "instructions\n  (emu/rp2350js_fix.py), builds it with npm (whose build tools "
-            "come from the\n  npm registry) and packs it as %s for `make emu2350-deps`"
-            % (getattr(e, "reason", e), RP2350JS_ARCHIVE_URL, RP2350JS_COMMIT, archive, built))
+            "come from the\n  npm registry) and packs it as %s for `make emu-deps`"
+            % (c["name"], getattr(e, "reason", e), RP2350JS_ARCHIVE_URL, RP2350JS_COMMIT, archive, built))
+    return pkg
 
-    # 4. the firmware
-    where = "$CHEESEBOX_EMU2350_FIRMWARE" if os.environ.get("CHEESEBOX_EMU2350_FIRMWARE") else None
-    fw_cache = cache / OFFICIAL_FIRMWARE2350_NAME
+
+def _firmware(chip: str, fw: str, problems: list) -> None:
+    """MicroPython v1.28.0 for the chip: found and checked, or the official
+    UF2 downloaded into the cache (micropython.org publishes no hash)."""
+    c = CHIPS[chip]
+    label = "MicroPython %s" % c["board"]
+    fw_cache = Path(c["cache"]) / c["official_firmware"]
     try:
         if not os.path.isfile(fw):
-            note = _download(FIRMWARE2350_URL, fw_cache, lambda p: check_firmware(p, "rp2350"))
-            print("emu-firmware: MicroPython RPI_PICO2: downloaded to %s: %s" % (fw_cache, note))
+            note = _download(c["firmware_url"], fw_cache, lambda p: check_firmware(p, chip))
+            print("emu-firmware: %s: downloaded to %s: %s" % (label, fw_cache, note))
         else:
-            print("emu-firmware: MicroPython RPI_PICO2: already there: %s%s: %s"
-                  % (fw, " (%s)" % where if where else "", check_firmware(fw, "rp2350")))
+            print("emu-firmware: %s: already there: %s%s: %s"
+                  % (label, fw, _where(c["env"] + "FIRMWARE"), check_firmware(fw, chip)))
     except Bad as e:
-        problems.append("MicroPython RPI_PICO2 firmware %s: %s (replace or delete it, run again)" % (fw, e))
+        problems.append("%s firmware %s: %s (replace or delete it, run again)" % (label, fw, e))
     except OSError as e:
         problems.append(
-            "MicroPython v1.28.0 for RPI_PICO2: cannot download it (%s).\n"
+            "MicroPython v1.28.0 for %s: cannot download it (%s).\n"
             "  Download %s\n  (the v1.28.0 .uf2 on %s) and save it as\n  %s\n"
             "  then run `make emu-firmware` again: micropython.org publishes no hash for it, so it "
-            "checks\n  that it is MicroPython v1.28.0 for the RP2350 and prints its sha256"
-            % (getattr(e, "reason", e), FIRMWARE2350_URL, FIRMWARE2350_PAGE, fw_cache))
+            "checks\n  that it is MicroPython v1.28.0 for the %s and prints its sha256"
+            % (c["board"], getattr(e, "reason", e), c["firmware_url"], c["firmware_page"], fw_cache,
+               chip.upper()))
 
-    # 5. the boot ROM, from the rp2350js package
-    where = "$CHEESEBOX_EMU2350_BOOTROM" if os.environ.get("CHEESEBOX_EMU2350_BOOTROM") else None
-    rom_cache = cache / BOOTROM2350_NAME
+
+def _bootrom(chip: str, rom: str, pkg, problems: list) -> None:
+    """The chip's boot ROM: found and checked, or taken out of what holds it
+    (the RP2040's release ELF, downloaded; the RP2350's emulator package)."""
+    c = CHIPS[chip]
+    label = "%s boot ROM" % chip.upper()
+    rom_cache = Path(c["cache"]) / c["bootrom"]
     try:
         if os.path.isfile(rom):
-            print("emu-firmware: RP2350 boot ROM: already there: %s%s: %s"
-                  % (rom, " (%s)" % where if where else "", check_bootrom2350(Path(rom).read_bytes())))
-        elif os.path.isfile(pkg):
-            data = rom_from_package(pkg)
-            note = check_bootrom2350(data)
-            cache.mkdir(parents=True, exist_ok=True)
-            rom_cache.write_bytes(data)
-            print("emu-firmware: RP2350 boot ROM: %s (the one rp2350js embeds): %s" % (rom_cache, note))
+            print("emu-firmware: %s: already there: %s%s: %s"
+                  % (label, rom, _where(c["env"] + "BOOTROM"), check_bootrom(Path(rom).read_bytes(), chip)))
+            return
+        if c["package"]:
+            if not (pkg and os.path.isfile(pkg)):
+                problems.append("%s: it comes with %s (above): once that is there, run `make "
+                                "emu-firmware` again and it is taken out of it\n  into %s (sha256 %s)"
+                                % (c["rom"], c["emulator"], rom_cache, c["bootrom_sha256"]))
+                return
+            data, source = rom_from_package(pkg), "the one %s embeds" % c["emulator"]
         else:
-            problems.append("RP2350 A2 boot ROM: it comes with rp2350js (above): once that is there, "
-                            "run `make emu-firmware` again and it is taken out of it\n  into %s "
-                            "(sha256 %s)" % (rom_cache, BOOTROM2350_SHA256))
+            data, source = rom_from_elf(_release_elf(c)), "from %s" % BOOTROM_ELF_NAME
+        note = check_bootrom(data, chip)
+        rom_cache.parent.mkdir(parents=True, exist_ok=True)
+        rom_cache.write_bytes(data)
+        print("emu-firmware: %s: %s (%s): %s" % (label, rom_cache, source, note))
     except Bad as e:
-        problems.append("RP2350 A2 boot ROM: %s" % e)
-    except (OSError, tarfile.TarError, ValueError, KeyError) as e:
-        problems.append("RP2350 A2 boot ROM: cannot take it out of %s (%s)" % (pkg, e))
+        problems.append("%s: %s" % (c["rom"], e))
+    except OSError as e:
+        problems.append(_bootrom_unreachable(c, pkg, e))
+    except (tarfile.TarError, ValueError, KeyError) as e:
+        problems.append("%s: cannot take it out of %s (%s)" % (c["rom"], pkg, e))
 
 
-CHIPS = {"rp2040": ("Pico", pico), "rp2350": ("Pico 2", pico2)}
+def _release_elf(c: dict) -> bytes:
+    """The RP2040 B1 boot ROM's release ELF: in the cache, else downloaded."""
+    elf = Path(c["cache"]) / BOOTROM_ELF_NAME
+    if elf.is_file():
+        return elf.read_bytes()
+    print("emu-firmware: downloading %s ..." % BOOTROM_ELF_URL, flush=True)
+    return fetch(BOOTROM_ELF_URL)
+
+
+def _bootrom_unreachable(c: dict, pkg, e: OSError) -> str:
+    if c["package"]:
+        return "%s: cannot take it out of %s (%s)" % (c["rom"], pkg, e)
+    return ("%s: cannot download it (%s).\n"
+            "  Download %s\n  (Raspberry Pi's pico-bootrom-rp2040 release b1) and save it as\n  %s\n"
+            "  then run `make emu-firmware` again: it takes the %d KiB ROM out of it and checks "
+            "its sha256\n  (%s)" % (c["rom"], getattr(e, "reason", e), BOOTROM_ELF_URL,
+                                     Path(c["cache"]) / BOOTROM_ELF_NAME, c["bootrom_size"] // 1024,
+                                     c["bootrom_sha256"]))
+
 
 # what `make emu-firmware FILES=...` takes, told apart by content, not by name
 ACCEPTED = (
@@ -381,8 +349,8 @@ ACCEPTED = (
     "rp2350js at commit %s: GitHub's source archive (.tar.gz, built here with the project's fix) "
     "or an npm tarball of it (.tgz)" % RP2350JS_COMMIT[:8],
 )
-VARIABLES = ("CHEESEBOX_EMU_FIRMWARE", "CHEESEBOX_EMU_BOOTROM", "CHEESEBOX_EMU2350_FIRMWARE",
-             "CHEESEBOX_EMU2350_BOOTROM", "CHEESEBOX_EMU2350_PACKAGE")
+VARIABLES = tuple(c["env"] + what for c in CHIPS.values()
+                  for what in ("FIRMWARE", "BOOTROM") + (("PACKAGE",) if c["package"] else ()))
 
 
 def how_to_give() -> str:
@@ -390,7 +358,7 @@ def how_to_give() -> str:
     return ("Files downloaded by hand, under any name:\n  make emu-firmware FILES=\"FILE ...\"\n"
             "  takes each of:\n" + "".join("  - %s\n" % a for a in ACCEPTED)
             + "  (or name them once in %s)\n  Each is checked and kept in %s, where later commands "
-            "find it\n  with no variable." % (", ".join(VARIABLES), CACHE))
+            "find it\n  with no variable." % (", ".join(VARIABLES), CHIPS["rp2040"]["cache"]))
 
 
 def _firmware_chip(data: bytes, suffix: str) -> tuple[str, str]:
@@ -433,27 +401,27 @@ def identify(path: str) -> tuple[str, Path, bytes, str]:
     """A file given by hand: (what it is, where the cache keeps it, the bytes
     kept there, a note); Bad if it is none of ACCEPTED."""
     data = Path(path).read_bytes()
-    c1, c2 = Path(CACHE), Path(CACHE2350)
+    cache = {chip: Path(c["cache"]) for chip, c in CHIPS.items()}
     if data[:4] == b"UF2\n":
         chip, note = _firmware_chip(data, ".uf2")
-        where = c2 / OFFICIAL_FIRMWARE2350_NAME if chip == "rp2350" else c1 / OFFICIAL_FIRMWARE_NAME
-        return "MicroPython %s (.uf2)" % chip.upper(), where, data, note
+        return ("MicroPython %s (.uf2)" % chip.upper(), cache[chip] / CHIPS[chip]["official_firmware"],
+                data, note)
     if data[:4] == b"\x7fELF":
         rom = rom_from_elf(data)
-        return "RP2040 boot ROM (from an ELF file)", c1 / BOOTROM_NAME, rom, check_bootrom(rom)
+        return ("RP2040 boot ROM (from an ELF file)", cache["rp2040"] / CHIPS["rp2040"]["bootrom"], rom,
+                check_bootrom(rom))
     if data[:2] == b"\x1f\x8b":
+        c2 = cache["rp2350"]
         if _tarball_kind(path) == "package":
-            return "rp2350js (npm tarball)", c2 / PACKAGE2350_BUILT, data, check_package(path)
+            return "rp2350js (npm tarball)", c2 / CHIPS["rp2350"]["package_built"], data, check_package(path)
         return "rp2350js (source archive)", c2 / RP2350JS_ARCHIVE_NAME, data, "built below"
-    if len(data) == BOOTROM_SIZE and sha256(data) == BOOTROM_SHA256:
-        return "RP2040 boot ROM", c1 / BOOTROM_NAME, data, check_bootrom(data)
-    if len(data) == BOOTROM2350_SIZE and sha256(data) == BOOTROM2350_SHA256:
-        return "RP2350 boot ROM", c2 / BOOTROM2350_NAME, data, check_bootrom2350(data)
+    for chip, c in CHIPS.items():
+        if len(data) == c["bootrom_size"] and sha256(data) == c["bootrom_sha256"]:
+            return "%s boot ROM" % chip.upper(), cache[chip] / c["bootrom"], data, check_bootrom(data, chip)
     if b"MicroPython" not in data:
         raise Bad("none of the files make emu-firmware takes (%d bytes)" % len(data))
     chip, note = _firmware_chip(data, ".bin")
-    name = FIRMWARE2350_NAME if chip == "rp2350" else FIRMWARE_NAME
-    return "MicroPython %s (.bin)" % chip.upper(), (c2 if chip == "rp2350" else c1) / name, data, note
+    return "MicroPython %s (.bin)" % chip.upper(), cache[chip] / CHIPS[chip]["firmware"], data, note
 
 
 def keep(paths: list, problems: list) -> None:
@@ -487,8 +455,8 @@ def main(argv=None) -> int:
     problems = []
     keep(args.files, problems)
     for chip in args.chip or sorted(CHIPS):
-        CHIPS[chip][1](problems)
-    names = " and ".join("emulated " + CHIPS[c][0] for c in args.chip or sorted(CHIPS))
+        emulator_files(chip, problems)
+    names = " and ".join("emulated " + CHIPS[c]["name"] for c in args.chip or sorted(CHIPS))
     if problems:
         print("emu-firmware: the %s still need:\n" % names + "\n".join(
             "%d. %s" % (i + 1, p) for i, p in enumerate(problems)) + "\n" + how_to_give(), file=sys.stderr)

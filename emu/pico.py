@@ -13,10 +13,7 @@ import shutil
 import subprocess
 
 from host_tools.deploy.micropython_files import (  # noqa: F401  (emu's tools import them from here)
-    SHARED, FIRMWARE_NAME, BOOTROM_NAME, SHARED2350, FIRMWARE2350_NAME, BOOTROM2350_NAME, CHIPS,
-    CACHE, CACHE2350, OFFICIAL_FIRMWARE_NAME, OFFICIAL_FIRMWARE2350_NAME, PACKAGE2350_NAME,
-    PACKAGE2350_BUILT, EmulatorMissing, firmware_and_bootrom, package2350, _missing,
-    locate_firmware)
+    SHARED, CACHE, CHIPS, EmulatorMissing, firmware_and_bootrom, package, _missing, locate_firmware)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -25,31 +22,32 @@ LED_GPIO = 25          # the Pico's own LED
 
 def locate(chip="rp2040"):
     """(firmware, bootrom) paths of that chip, as firmware_and_bootrom() finds
-    them, with Node and the chip's emulator package (emu/node_modules/rp2040js,
+    them, with Node and the chip's emulator package (CHIPS: emu/node_modules/rp2040js,
     emu/rp2350/node_modules/rp2350js). Raises EmulatorMissing with one clear
     sentence."""
+    c = CHIPS[chip]
     fw, rom = firmware_and_bootrom(chip)
     missing = [p for p in (fw, rom) if not os.path.isfile(p)]
     if missing:
         raise _missing(missing, chip)
-    if chip == "rp2350":
-        return _locate2350(fw, rom)
     if shutil.which("node") is None:
-        raise EmulatorMissing("emulated Pico: node (Node.js 20) is not installed, see docs/emulator.md")
-    if not os.path.isdir(os.path.join(HERE, "node_modules", "rp2040js")):
-        raise EmulatorMissing("emulated Pico: emu/node_modules is missing: run `make emu-deps` "
-                              "(npm ci in emu/)")
+        raise EmulatorMissing("emulated %s: node (Node.js 20) is not installed, see docs/emulator.md"
+                              % c["name"])
+    where = os.path.join(HERE, c["node_modules"])
+    if not os.path.isdir(os.path.join(where, c["emulator"])):
+        raise EmulatorMissing(_not_installed(chip))
     return fw, rom
 
 
-def _locate2350(fw, rom):
-    if shutil.which("node") is None:
-        raise EmulatorMissing("emulated Pico 2: node (Node.js 20) is not installed, see docs/emulator.md")
-    if not os.path.isdir(os.path.join(HERE, "rp2350", "node_modules", "rp2350js")):
-        raise EmulatorMissing("emulated Pico 2: rp2350js is not installed in emu/rp2350/node_modules: "
-                              "run `make emu2350-deps` (it installs %s; without it, `make "
-                              "emu-firmware` builds one; see docs/emulator.md)" % package2350())
-    return fw, rom
+def _not_installed(chip):
+    """The sentence for a chip whose emulator package is not installed."""
+    c = CHIPS[chip]
+    if not c["package"]:
+        return ("emulated %s: emu/%s is missing: run `make emu-deps` (npm ci in emu/)"
+                % (c["name"], c["node_modules"]))
+    return ("emulated %s: %s is not installed in emu/%s: run `make emu-deps` (it installs %s; "
+            "without it, `make emu-firmware` builds one; see docs/emulator.md)"
+            % (c["name"], c["emulator"], c["node_modules"], package(chip)))
 
 
 def chip_of(board_name):

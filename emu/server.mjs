@@ -3,15 +3,15 @@
 // answer line each on stdout (emu/pico.py is the Python side). Optionally its
 // USB serial port is a TCP endpoint (--serial-port N, 0 = any free port) that
 // mpremote reaches as socket://127.0.0.1:N, as it would a board's /dev/ttyACM0.
-// One protocol for both chips: --chip rp2350 runs the Pico 2 (rp2350/pico2350.mjs,
-// the same face as pico.mjs's Pico), rp2040 (the default) the Pico.
+// One protocol for both chips: --chip rp2350 runs the Pico 2 (rp2350/pico2350.mjs),
+// rp2040 (the default) the Pico (pico.mjs); both are harness.mjs's Harness.
 //
 //   node emu/server.mjs [--chip rp2040|rp2350] --firmware FW.bin --bootrom ROM.bin [--flash IMAGE|FILE.uf2] [--serial-port N]
 import fs from 'fs';
 import net from 'net';
 import readline from 'readline';
 import { Mux4051 } from './mux4051.mjs';
-import { FLASH_TIMES } from './pico.mjs';
+import { FLASH_TIMES } from './harness.mjs';
 
 function args(argv) {
   const o = {};

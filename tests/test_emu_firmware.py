@@ -254,7 +254,7 @@ def test_files_downloaded_by_hand_under_any_name_are_told_apart_checked_and_kept
     c2 = cache / "rp2350"
     assert _where(tmp_path, "firmware_and_bootrom('rp2350')") == "('%s', '%s')" % (
         c2 / "micropython-v1.28.0-RPI_PICO2.bin", c2 / "rp2350-bootrom-a2.bin")
-    assert _where(tmp_path, "package2350()") == str(c2 / "rp2350js-2.0.1-10f7ebf6-cheesebox.tgz")
+    assert _where(tmp_path, "package('rp2350')") == str(c2 / "rp2350js-2.0.1-10f7ebf6-cheesebox.tgz")
     # a second run finds them all there: nothing given, nothing missing
     p = _make(tmp_path, CHEESEBOX_EMU_SHARED=str(tmp_path / "no-shared"))
     assert p.returncode == 0 and p.stdout.count("already there: %s/" % cache) == 5, p.stdout + p.stderr

@@ -1,5 +1,5 @@
 """The Pico port's register-level constants, checked against the RP2040 and
-RP2350 datasheets (the emulated Pico 2, tests/emu2350, runs them too; these check the constants).
+RP2350 datasheets (the emulated Pico 2's cases of tests/emu run them too; these check the constants).
 
 Read from the source (the port imports machine and rp2, which CPython lacks).
 """

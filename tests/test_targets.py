@@ -42,8 +42,8 @@ ELSEWHERE = {
     "check-mpy": ("Makefile", "check-mpy\n"), "typecheck": ("Makefile", "typecheck\n"),
     "lint": ("Makefile", "lint\n"),
     "test-mp": ("Makefile", "test-mp\n"), "emu-deps": ("Makefile", "emu-deps\n"),
-    "emu2350-deps": ("Makefile", "emu2350-deps\n"),
-    "test-py": ("Makefile", "test-py\n"), "test-emu": ("Makefile", "--dist worksteal tests/emu tests/emu2350"),
+    "emu2350-deps": ("Makefile", "emu2350-deps: emu-deps\n"),
+    "test-py": ("Makefile", "test-py\n"), "test-emu": ("Makefile", "--dist worksteal tests/emu\n"),
     "bench": ("tests/test_bench.py", "--smoke"),
     "selftest": ("tests/test_selftest.py", '"selftest"'),
     "soak": ("tests/emu/test_emu_soak.py", '"soak", "MINUTES=1"'),
@@ -219,7 +219,8 @@ def test_make_wokwi_and_its_check(tmp_path):
     out = ok(tool("builder/wokwi.py", "--all", "--check")).stdout
     assert "up to date: boards/wokwi/pico-4p" in out
     # the Wokwi projects run the official MicroPython the emulated Pico's download names
-    from emu.pico import OFFICIAL_FIRMWARE_NAME as fw
+    from emu.pico import CHIPS
+    fw = CHIPS["rp2040"]["official_firmware"]
     for name in ("pico-4p", "pico-8p"):
         toml = (REPO / "boards" / "wokwi" / name / "wokwi.toml").read_text()
         assert 'firmware = "%s"' % fw in toml

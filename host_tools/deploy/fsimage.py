@@ -27,8 +27,7 @@ VfsLfs2's defaults are readsize=32 and lookahead=32, with block_cycles=100
 and cache_size=min(block, 4*max(read, prog)) = 1024 (extmod/vfs_lfs.c,
 vfs_lfsx.c), on both chips. Only block_size, block_count and name_max are
 written into the superblock; the emulated firmware mounting these images
-unchanged is tested (tests/emu/test_emu_hostimage.py,
-tests/emu2350/test_emu2350_hostimage.py).
+unchanged is tested (tests/emu/test_emu_hostimage.py, on both chips).
 """
 from __future__ import annotations
 

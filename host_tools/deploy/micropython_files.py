@@ -1,8 +1,10 @@
-"""Where the files the box's chips run from are found: MicroPython's firmware
-for each chip, the boot ROMs and rp2350js, for `make uf2` (the firmware
-alone) and the emulated Pico and Pico 2 (emu/pico.py, which re-exports them).
+"""The files each of the box's chips runs from, and where they are found:
+MicroPython's firmware, the boot ROM and the emulator package of each chip,
+in one table (CHIPS), for `make uf2` (the firmware alone), `make emu-firmware`
+(emu/firmware.py: what to download, what it must hash to) and the emulated
+Pico and Pico 2 (emu/pico.py, which re-exports this module).
 
-Looked for in the CHEESEBOX_EMU_* variables, then the project's test
+Looked for in the chip's CHEESEBOX_EMU_* variables, then the project's test
 machines' folder beside the repository (../shared/emulator, or
 $CHEESEBOX_EMU_SHARED), then the cache `make emu-firmware` fills
 (~/.cache/cheesebox/emulator, or $CHEESEBOX_CACHE). Host-only; the deploy
@@ -12,24 +14,53 @@ import os
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHARED = os.environ.get("CHEESEBOX_EMU_SHARED") or os.path.join(os.path.dirname(REPO), "shared", "emulator")
-FIRMWARE_NAME = "micropython-v1.28.0-RPI_PICO.bin"
-BOOTROM_NAME = "rp2040-bootrom-b1.bin"
-SHARED2350 = os.path.join(SHARED, "rp2350")
-FIRMWARE2350_NAME = "micropython-v1.28.0-RPI_PICO2.bin"
-BOOTROM2350_NAME = "rp2350-bootrom-a2.bin"
-CHIPS = ("rp2040", "rp2350")
 # where `make emu-firmware` keeps its downloads: outside the repo, so `make
 # clean` (and a fresh clone) leaves them; the Pico 2's files in rp2350/ there
 CACHE = os.environ.get("CHEESEBOX_CACHE") or os.path.join(
     os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
     "cheesebox", "emulator")
-CACHE2350 = os.path.join(CACHE, "rp2350")
-OFFICIAL_FIRMWARE_NAME = "RPI_PICO-20260406-v1.28.0.uf2"   # micropython.org's file name
-OFFICIAL_FIRMWARE2350_NAME = "RPI_PICO2-20260406-v1.28.0.uf2"
-# rp2350js is not on the npm registry: its npm tarball, as ../shared/emulator/rp2350
-# holds it, or as `make emu-firmware` builds it (the project's fix applied) in the cache
-PACKAGE2350_NAME = "rp2350js-2.0.1-10f7ebf6-patched.tgz"
-PACKAGE2350_BUILT = "rp2350js-2.0.1-10f7ebf6-cheesebox.tgz"
+
+# One entry a chip (the board file's "mcu"):
+#   name, board, rom: the Pico's name, MicroPython's board and the boot ROM, in messages
+#   env: the prefix of its variables (ENV + FIRMWARE, BOOTROM, PACKAGE)
+#   shared, cache: its folder in ../shared/emulator and in the cache
+#   firmware: the test machines' raw image; official_firmware: micropython.org's
+#     file name (firmware_url, firmware_page), firmware_sha256 the test machines' build
+#   bootrom: its file name; bootrom_size, bootrom_sha256: what it must be
+#   package: the emulator's npm tarball when it is not on the npm registry
+#     (rp2350js, as ../shared holds it; package_built: as `make emu-firmware` builds it)
+#   emulator: the npm package; node_modules: where `make emu-deps` installs it
+#     (below emu/); modules: the emulator's own files (below emu/: emu/deploy.py
+#     hashes them with an image deployed through the emulator)
+CHIPS = {
+    "rp2040": {
+        "name": "Pico", "board": "RPI_PICO", "rom": "RP2040 B1 boot ROM", "env": "CHEESEBOX_EMU_",
+        "shared": SHARED, "cache": CACHE,
+        "firmware": "micropython-v1.28.0-RPI_PICO.bin",
+        "official_firmware": "RPI_PICO-20260406-v1.28.0.uf2",
+        "firmware_url": "https://micropython.org/resources/firmware/RPI_PICO-20260406-v1.28.0.uf2",
+        "firmware_page": "https://micropython.org/download/RPI_PICO/",
+        "firmware_sha256": "94e3212c19ce09f45e5198dfa3a876d84f478d9630647be3c5dae6166a282b68",
+        "bootrom": "rp2040-bootrom-b1.bin", "bootrom_size": 16 * 1024,
+        "bootrom_sha256": "90b31e108faedfa6bbcfcc33ba05dac61e645108cfbbdc385f8dafc71fde44ae",
+        "package": None, "package_built": None,
+        "emulator": "rp2040js", "node_modules": "node_modules", "modules": ("pico.mjs",),
+    },
+    "rp2350": {
+        "name": "Pico 2", "board": "RPI_PICO2", "rom": "RP2350 A2 boot ROM", "env": "CHEESEBOX_EMU2350_",
+        "shared": os.path.join(SHARED, "rp2350"), "cache": os.path.join(CACHE, "rp2350"),
+        "firmware": "micropython-v1.28.0-RPI_PICO2.bin",
+        "official_firmware": "RPI_PICO2-20260406-v1.28.0.uf2",
+        "firmware_url": "https://micropython.org/resources/firmware/RPI_PICO2-20260406-v1.28.0.uf2",
+        "firmware_page": "https://micropython.org/download/RPI_PICO2/",
+        "firmware_sha256": "c031772715b4c31879fc043acfd097fd5b8888ce19333f6c115f6d063933700b",
+        "bootrom": "rp2350-bootrom-a2.bin", "bootrom_size": 32 * 1024,
+        "bootrom_sha256": "196c503fbb17b2ad21a1f496574786af698f9376af9a5f79e5e75293c9e12191",
+        "package": "rp2350js-2.0.1-10f7ebf6-patched.tgz", "package_built": "rp2350js-2.0.1-10f7ebf6-cheesebox.tgz",
+        "emulator": "rp2350js", "node_modules": os.path.join("rp2350", "node_modules"),
+        "modules": (os.path.join("rp2350", "pico2350.mjs"), os.path.join("rp2350", "fixes.mjs")),
+    },
+}
 
 
 class EmulatorMissing(Exception):
@@ -44,41 +75,36 @@ def _first(env, *paths):
 
 
 def firmware_and_bootrom(chip="rp2040"):
-    """(firmware, bootrom) paths of that chip, found or not. The Pico:
-    $CHEESEBOX_EMU_FIRMWARE / $CHEESEBOX_EMU_BOOTROM, else ../shared/emulator/,
-    else the cache of `make emu-firmware`; the Pico 2:
-    $CHEESEBOX_EMU2350_FIRMWARE / $CHEESEBOX_EMU2350_BOOTROM, else
-    ../shared/emulator/rp2350/, else the cache's rp2350/."""
-    if chip == "rp2350":
-        return (_first("CHEESEBOX_EMU2350_FIRMWARE", os.path.join(SHARED2350, FIRMWARE2350_NAME),
-                       os.path.join(CACHE2350, OFFICIAL_FIRMWARE2350_NAME),
-                       os.path.join(CACHE2350, FIRMWARE2350_NAME)),
-                _first("CHEESEBOX_EMU2350_BOOTROM", os.path.join(SHARED2350, BOOTROM2350_NAME),
-                       os.path.join(CACHE2350, BOOTROM2350_NAME)))
-    return (_first("CHEESEBOX_EMU_FIRMWARE", os.path.join(SHARED, FIRMWARE_NAME),
-                   os.path.join(CACHE, OFFICIAL_FIRMWARE_NAME), os.path.join(CACHE, FIRMWARE_NAME)),
-            _first("CHEESEBOX_EMU_BOOTROM", os.path.join(SHARED, BOOTROM_NAME),
-                   os.path.join(CACHE, BOOTROM_NAME)))
+    """(firmware, bootrom) paths of that chip, found or not: its variables
+    ($CHEESEBOX_EMU_FIRMWARE / $CHEESEBOX_EMU_BOOTROM for the Pico,
+    $CHEESEBOX_EMU2350_... for the Pico 2), else its folder in ../shared/emulator/,
+    else its folder in the cache of `make emu-firmware` (the official download,
+    then a raw image)."""
+    c = CHIPS[chip]
+    return (_first(c["env"] + "FIRMWARE", os.path.join(c["shared"], c["firmware"]),
+                   os.path.join(c["cache"], c["official_firmware"]), os.path.join(c["cache"], c["firmware"])),
+            _first(c["env"] + "BOOTROM", os.path.join(c["shared"], c["bootrom"]),
+                   os.path.join(c["cache"], c["bootrom"])))
 
 
-def package2350():
-    """The rp2350js tarball `make emu2350-deps` installs, found or not:
-    $CHEESEBOX_EMU2350_PACKAGE, else ../shared/emulator/rp2350/'s, else the one
+def package(chip="rp2350"):
+    """The emulator's tarball `make emu-deps` installs, found or not (None for
+    a chip whose emulator comes from the npm registry): its variable
+    ($CHEESEBOX_EMU2350_PACKAGE), else ../shared/emulator's, else the one
     `make emu-firmware` built in the cache."""
-    return _first("CHEESEBOX_EMU2350_PACKAGE", os.path.join(SHARED2350, PACKAGE2350_NAME),
-                  os.path.join(CACHE2350, PACKAGE2350_BUILT))
+    c = CHIPS[chip]
+    if not c["package"]:
+        return None
+    return _first(c["env"] + "PACKAGE", os.path.join(c["shared"], c["package"]),
+                  os.path.join(c["cache"], c["package_built"]))
 
 
 def _missing(paths, chip="rp2040"):
-    if chip == "rp2350":
-        return EmulatorMissing(
-            "emulated Pico 2: %s not found; `make emu-firmware` gets them (MicroPython v1.28.0 "
-            "RPI_PICO2 and the RP2350 A2 boot ROM), or set CHEESEBOX_EMU2350_FIRMWARE (.bin or "
-            ".uf2) and CHEESEBOX_EMU2350_BOOTROM, see docs/emulator.md" % " and ".join(paths))
+    c = CHIPS[chip]
     return EmulatorMissing(
-        "emulated Pico: %s not found; `make emu-firmware` gets them (MicroPython v1.28.0 RPI_PICO "
-        "and the RP2040 B1 boot ROM), or set CHEESEBOX_EMU_FIRMWARE (.bin or .uf2) and "
-        "CHEESEBOX_EMU_BOOTROM, see docs/emulator.md" % " and ".join(paths))
+        "emulated %s: %s not found; `make emu-firmware` gets them (MicroPython v1.28.0 %s "
+        "and the %s), or set %sFIRMWARE (.bin or .uf2) and %sBOOTROM, see docs/emulator.md"
+        % (c["name"], " and ".join(paths), c["board"], c["rom"], c["env"], c["env"]))
 
 
 def locate_firmware(chip="rp2040"):

@@ -4,7 +4,7 @@
 # refused (error code 4), from there up to the tested version run with a
 # warning, the tested one or newer run. The
 # versions are faked: only v1.28.0 images exist to run (tests/test_version.py
-# has the messages; tests/emu_twins.py the emulated Pico and Pico 2).
+# has the messages; tests/emu/test_emu_startup.py the emulated Pico and Pico 2).
 import gate
 import main
 

@@ -1,5 +1,7 @@
-"""Safe boot and a bad board file on the chip."""
-import emu_twins
+"""Safe boot, a bad board file, and Ctrl-C then main() again on the chip (on
+both chips: on the Pico 2 stopping the game's DMA follows another abort order)."""
+import pytest
+
 from emu.pico import LED_GPIO
 from emu.table import MS, EmuTable
 
@@ -38,17 +40,25 @@ def test_a_bad_board_file_blinks_its_error_code(image):
         assert all(2300 < g < 2800 for g in gaps), gaps
 
 
-def test_ctrl_c_then_main_again_many_times(image):
-    """mpremote stops the game with Ctrl-C; main() at the REPL starts it
-    again, four times (the Pico 2's test, the same body: tests/emu_twins.py)."""
-    emu_twins.ctrl_c_then_main_again_many_times(image, "pico-4p")
-
-
-def test_an_older_micropython_is_refused_with_error_code_4(image, tmp_path):
-    """pico-8p: the Pico 2's test, the same body (tests/emu_twins.py)."""
-    emu_twins.an_older_micropython_is_refused_with_error_code_4(image, "pico-8p", tmp_path)
-
-
-def test_an_untested_micropython_runs_with_a_warning(image, tmp_path):
-    """pico-4p: the Pico 2's test, the same body (tests/emu_twins.py)."""
-    emu_twins.an_untested_micropython_runs_with_a_warning(image, "pico-4p", tmp_path)
+@pytest.mark.parametrize("board", ["pico-4p", "pico2-8p"])
+def test_ctrl_c_then_main_again_many_times(image, board):
+    """mpremote stops the game with Ctrl-C; main() at the REPL starts it again.
+    Each start takes 2 DMA channels for the buttons and one a LED chain: if a
+    stopped game kept its channels, the 4th start would find none left (on
+    the Pico 2, stopping them also follows the RP2350-E5 abort order)."""
+    with EmuTable(board, flash=image(board)) as t:
+        t.boot(3000)
+        for i in range(4):
+            k = len(t.lines)
+            t.pico.send("\x03")
+            t.run(300)
+            assert any("stopped (Ctrl-C)" in line for line in t.lines[k:]), t.lines[k:]
+            n = len(t.events)
+            t.pico.send("from rp2port.app import main\r\nmain()\r\n")
+            t.wait_event("boot", 3000, since=n)
+            t.run(100)
+            t.press(i)
+            assert t.kinds()[-1] == "join", t.lines[-4:]
+            assert t.events[-1]["p"] == "P%d" % (i + 1)
+        errors = [line for line in t.lines if "Error" in line]
+        assert not errors, errors                 # Ctrl-C gives KeyboardInterrupt, nothing else

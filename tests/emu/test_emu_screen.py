@@ -2,10 +2,13 @@
 the emulated Pico, the screen read back: the dice menu as the menu, 7
 points each before the first score, the dice labelled and lit on the ready
 screen, why a game stopped; Cheesonomics' variant and turn on die 6's label
-and a refused value's reason, all from the chip's own log and wires."""
+and a refused value's reason, all from the chip's own log and wires. On the
+Pico 2 (`make emu ARGS="--board pico2-8p"`), its dials turned through the
+view's keys (q..i, then 0-7): a dialled grab locked with its plate."""
 import io
 
 from rich.console import Console
+import pytest
 
 from emu.table import EmuTable
 from emu.view import EmuView
@@ -106,3 +109,35 @@ def test_make_emu_shows_the_tour_the_check_and_who_rolls_next(image):
         keys(" ", 1500)                                 # ROLL ends the check: scored
         words = _words(v)
         assert "ready · " in words and "marked P2" in words and "or P2's buzzer" in words, words
+
+
+# -- the Pico 2: a dialled grab on the view --------------------------------------------
+def _pico2_words(v, w=120, h=40):
+    console = Console(record=True, width=w, height=h, file=io.StringIO())
+    console.print(v.frame(w, h))
+    return " ".join(console.export_text().replace("\u2502", " ").split())
+
+
+@pytest.mark.rp2350
+def test_make_emu_on_the_pico_2_shows_a_dialled_grab(image):
+    with EmuTable("pico2-8p", flash=image("pico2-8p")) as t:
+        t.boot()
+        v = EmuView(t)
+
+        def keys(typed, ms=300):
+            for k in typed:
+                assert v.key(k)
+                t.run(ms)
+        keys("12 ")
+        assert "menu · choice yellow" in _pico2_words(v), _pico2_words(v)
+        keys(" ", 1200)
+        words = _pico2_words(v)
+        assert "ready · game 1 · rounds 0" in words and "P1 7 · P2 7" in words, words
+        keys(["q", "3"], 200)                           # P1's dial to 3 before the roll
+        keys(" ", 150)
+        assert v.tune_text() == "\u266a roll", v.tune_text()
+        t.run(2500)
+        assert "grab · " in _pico2_words(v), _pico2_words(v)
+        keys("1", 400)                                  # P1's buzzer: the dial's plate locked with the grab
+        words = _pico2_words(v)
+        assert "P1 grabs (plate 3)" in words, words

@@ -2,8 +2,12 @@
 MicroPython on the Pico 2 over its serial REPL, the way rp2port/dials.py reads it:
 GP26 follows the 4051's select pins and the selected station's dial; a dial
 between two positions shorts a resistor of its own ladder only."""
+import pytest
+
 from emu.pico import EmulatedPico
 from emu.table import EmuTable
+
+pytestmark = pytest.mark.rp2350
 
 READ_ALL = """
 from machine import ADC, Pin

@@ -6,6 +6,10 @@ executed once on the emulated core (emu/rp2350/cpu_check.mjs)."""
 import os
 import subprocess
 
+import pytest
+
+pytestmark = pytest.mark.rp2350
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHECK = os.path.join(os.path.dirname(os.path.dirname(HERE)), "emu", "rp2350", "cpu_check.mjs")
 
