@@ -83,7 +83,8 @@ def test_installable_and_plays_offline(page, own_server):
         page.reload(offline=True)
         gone = page.d.execute_async_script(
             "const done = arguments[arguments.length - 1];"
-            "fetch('not-in-the-copy.txt?' + Date.now()).then((r) => done('answered ' + r.status), () => done('refused'))")
+            "fetch('not-in-the-copy.txt?' + Date.now())"
+            ".then((r) => done('answered ' + r.status), () => done('refused'))")
         assert gone == "refused", gone                # nothing serves the page any more
         assert page.js("return crossOriginIsolated") is True     # the copy keeps the headers
         page.buzz(0)
