@@ -28,6 +28,20 @@ def test_the_card_says_what_the_box_takes():
         assert "%d %d up | %d on the back" % (i + 1, u, b) in text
 
 
+def test_the_dials_card_takes_the_pieces_with_the_action():
+    """On a dial a sale is the action with its pieces (4, 5, 6: sell 1, 2,
+    3), then the animal and the country: the dials' card has no pieces
+    step, and the keys' card keeps "4 sell" and its pieces 1-3."""
+    keys = _text(refcard.rows(load())[0])
+    dials = _text(refcard.rows(load(), dials=True)[0])
+    assert "4 sell\n" in keys + "\n" and "Pieces (sell)" in keys
+    assert "Pieces" not in dials
+    for k, n in ((4, 1), (5, 2), (6, 3)):
+        assert "%d sell %d piece" % (k, n) in dials
+    for name in ("0 pass", "1 collect by animal", "cow", "France (die 1)", "trowel"):
+        assert name in dials
+
+
 def test_another_card_list_gives_another_card(tmp_path):
     with open(os.path.join(REPO, "firmware", "cheesonomics", "cards.json")) as f:
         obj = json.load(f)
@@ -47,6 +61,9 @@ def test_another_card_list_gives_another_card(tmp_path):
 def test_the_docs_copies_are_current(tmp_path):
     out = refcard.draw(load(), str(tmp_path / "refcard"))
     with open(out[1], "rb") as f, open(os.path.join(REPO, "docs", "refcard.pdf"), "rb") as g:
+        assert f.read() == g.read(), "run python -m host_tools.labs.refcard"
+    out = refcard.draw(load(), str(tmp_path / "refcard-dials"), dials=True)
+    with open(out[1], "rb") as f, open(os.path.join(REPO, "docs", "refcard-dials.pdf"), "rb") as g:
         assert f.read() == g.read(), "run python -m host_tools.labs.refcard"
 
 

@@ -412,4 +412,5 @@ def test_make_refcard(tmp_path):
     ok(make("refcard", 'ARGS=--out "%s"' % out))
     assert (tmp_path / "my card.png").stat().st_size > 1000
     assert (tmp_path / "my card.pdf").read_bytes()[:4] == b"%PDF"
+    assert (tmp_path / "my card-dials.pdf").read_bytes()[:4] == b"%PDF"     # a box with dials
 

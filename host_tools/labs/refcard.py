@@ -5,7 +5,9 @@ marks, or another card list), so the card cannot drift from the box.
 
   python -m host_tools.labs.refcard [--cards FILE] [--out docs/refcard]
 
-writes OUT.png and OUT.pdf (A5 landscape), and what goes where the hand
+writes OUT.png and OUT.pdf (A5 landscape: the answer keys' card),
+OUT-dials.png and OUT-dials.pdf (the same for dials: a sale's pieces come
+with the action, 4-6 sell 1-3), and what goes where the hand
 is, printed at 1:1 (print at 100 %, no "fit to page"):
   OUT-strips.pdf  a label strip for each station's row of answer keys
                   (pico-8p: keys 0-7, --key-pitch mm apart; the strip sits
@@ -24,11 +26,16 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # the countries' colours as the dice show them (cheesonomics/game.py: COUNTRY_RGB)
 
 
-def rows(cards):
-    """The card's sections: (title, [(key, meaning), ...])."""
+def rows(cards, dials=False):
+    """The card's sections: (title, [(key, meaning), ...]). On dials a
+    sale's pieces come with the action (4, 5, 6: sell 1, 2, 3), so the
+    card has no pieces step."""
     from cheesonomics import entry as E
     from cheesonomics.game import COUNTRY_RGB
     acts = [(str(k), E.ACTION_NAMES[k] + (" (final turns only)" if k == 0 else "")) for k in (1, 2, 3, 4, 0)]
+    if dials:
+        acts = acts[:3] + [(str(E.DIAL_SELL + n - 1), "sell %d piece%s (at most those on your table)"
+                            % (n, "s" if n > 1 else "")) for n in (1, 2, 3)] + acts[4:]
 
     def nums(names):
         return [(str(i + 1), names[i]) for i in range(len(names))]
@@ -41,19 +48,23 @@ def rows(cards):
               ("", "trade: do those with the cards (the box"),
               ("", "keeps no hands, no reserve, no marks)")]
              + [(k, "forbid the %s" % m) for k, m in nums(cards.marks)])
-    return [
-        ("Action (then the values, then your buzzer)", acts),
+    sections = [
+        ("Action (a value a press: turn, then your buzzer)" if dials
+         else "Action (then the values, then your buzzer)", acts),
         ("Animal (collect 1, sell)", nums(cards.animals)),
         ("Place: the card's stripe (collect 2)", nums(cards.places)),
         ("Country (sell; its price is on its die)", countries),
         ("Pieces (sell)", [("1-3", "pieces sold, at most those on your table")]),
         ("Cards (produce)", [("1-5", "cards laid out")]),
-        ("Advanced: the mark (after the pieces)", marks),
+        ("Advanced: the mark (after the %s)" % ("country" if dials else "pieces"), marks),
         ("Advanced: exchange (after the mark)",
          [("0", "turn the country's cards over")] +
          [("1-4", "exchange the card lying with these signs:")] + signs +
          [("then", "the card laid: its country 1-5, its signs 1-4")]),
-    ], COUNTRY_RGB
+    ]
+    if dials:
+        sections = [x for x in sections if not x[0].startswith("Pieces")]
+    return sections, COUNTRY_RGB
 
 
 GESTURES = [
@@ -207,15 +218,25 @@ def draw_rings(cards, out, step_deg=DIAL_STEP_DEG, stations=8):
     return _save_pages(figs, out)
 
 
-def draw(cards, out):
+DIAL_GESTURES = [
+    ("ROLL", "back one step (nothing dialled: your money, the deck)"),
+    ("ROLL held 0.3 s, then your buzzer", "undo your last action (before the next player dials)"),
+    ("another player's buzzer", "their money for 3 s"),
+]
+
+
+def draw(cards, out, dials=False):
+    """The card for answer keys, or for dials (dials=True: the sale's
+    pieces with the action, a value a press)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    sections, rgb = rows(cards)
+    sections, rgb = rows(cards, dials)
     fig = plt.figure(figsize=(8.27, 5.83))            # A5 landscape, inches
-    fig.text(0.5, 0.965, "Cheesonomics on the box: the keys", ha="center", va="top",
-             fontsize=13, weight="bold")
-    cols = [sections[:4], sections[4:]]
+    fig.text(0.5, 0.965, "Cheesonomics on the box: the %s" % ("dials" if dials else "keys"), ha="center",
+             va="top", fontsize=13, weight="bold")
+    split = 3 if dials else 4          # the dials' two more actions: the countries go right
+    cols = [sections[:split], sections[split:]]
     for c, col in enumerate(cols):
         x = 0.04 + c * 0.49
         y = 0.91
@@ -233,7 +254,7 @@ def draw(cards, out):
             y -= 0.012
     y = 0.16
     fig.text(0.04, y, "Gestures", fontsize=8.5, weight="bold", va="top")
-    for g, what in GESTURES:
+    for g, what in DIAL_GESTURES if dials else GESTURES:
         y -= 0.03
         fig.text(0.05, y, g, fontsize=8, va="top", weight="bold")
         fig.text(0.33, y, what, fontsize=8, va="top")
@@ -259,8 +280,10 @@ def main(argv=None):
     a = ap.parse_args(argv)
     from cheesonomics.cardfile import load
     cards = load(a.cards)
-    for p in draw(cards, a.out) + [draw_strips(cards, a.out + "-strips.pdf", a.key_pitch),
-                                   draw_rings(cards, a.out + "-rings.pdf", a.dial_step)]:
+    made = draw(cards, a.out) + draw(cards, a.out + "-dials", dials=True)
+    made += [draw_strips(cards, a.out + "-strips.pdf", a.key_pitch),
+             draw_rings(cards, a.out + "-rings.pdf", a.dial_step)]
+    for p in made:
         print(p)
     return 0
 
