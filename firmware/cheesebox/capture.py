@@ -52,7 +52,6 @@ class Capture:
         self.first = array("i", [_NONE] * n_inputs)  # first edge of a pending change
         self.last = array("i", [0] * n_inputs)      # latest edge on the pin
         self.pending = 0        # bit set: pin has an unconfirmed change
-        self.heard = _NONE      # the port has handed every sample only up to this (heard_until)
         # confirmed events waiting to leave, in arrival order
         self.q_kind = bytearray(_QUEUE)
         self.q_input = bytearray(_QUEUE)
@@ -96,13 +95,6 @@ class Capture:
                 self.last[i] = t_us
             p >>= 1
             i += 1
-
-    def heard_until(self, t_us):
-        """The port has handed every sample up to t_us but not all after
-        it (its reader is behind: edges wait in its ring), or -1: all of
-        them. pop() judges nothing later than t_us: a pin whose newer edges
-        are still unread must not look quiet since the last one read."""
-        self.heard = t_us
 
     def next_deadline(self, now_us):
         """Microseconds until a pending change may confirm, or -1 if none."""
@@ -158,9 +150,6 @@ class Capture:
         time order, ties shuffled by the random source. They stay valid until
         the next call.
         """
-        h = self.heard
-        if h != _NONE and ticks.diff(now_us, h) > 0:
-            now_us = h
         self._confirm(now_us)
         n = self.q_len
         if not n:

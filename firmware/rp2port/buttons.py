@@ -220,10 +220,7 @@ class Buttons:
         """Feed every ring word since the last poll to the capture, in chunks:
         each copied, then the DMA's place read again, so a word it overwrote
         during the copy is counted lost, never read. At most the words there
-        at the start (a chattering pin cannot hold it for ever): the words
-        that came meanwhile wait, and the capture judges nothing after the
-        poll's start until they are read (heard_until)."""
-        heard = time.ticks_us()         # every word sampled before this is counted next
+        at the start (a chattering pin cannot hold it for ever)."""
         self._moved()
         left = self.unread
         lapped = left > _RING_WORDS
@@ -270,7 +267,6 @@ class Buttons:
                 j += 1
         if self.behind:                 # no word after the gap yet
             capture.restart(time.ticks_us())
-        capture.heard_until(heard if self.unread > 0 else -1)
 
     def changed(self):
         """Words came since the last poll (then the core must not sleep)."""
