@@ -475,6 +475,21 @@ def test_a_chattering_pin_does_not_settle_across_a_gap(pico):
     assert events == [(PRESS, 1)], events
 
 
+def test_the_selftests_inputs_take_a_gap_in_the_ring(pico):
+    """The self-test reads the buttons with inputs of its own (raw levels,
+    no debounce). A ring lapped under it (a wire chattering while the
+    self-test draws) makes the reader restart the capture's debounce: the
+    self-test's inputs had no restart, and the self-test stopped with an
+    AttributeError where a builder looks for that very wire."""
+    from rp2port.selftest import Inputs
+    b = make_buttons(pico, 1 << 20)
+    b.decoder = Fed()
+    for w in range(RING + 40):          # more than the ring holds: a lap
+        pico.chip.push(w + 1)
+    b.poll(Inputs())
+    assert b.overruns == 1 and b.lost == 40
+
+
 def test_a_long_chain_waits_for_its_whole_frame_before_the_next(pico):
     """A board file allows 1,024 pixels a chain: a frame of 30.7 ms on the
     wire, 31 ms with the latch. A second frame 25 ms after the first waits

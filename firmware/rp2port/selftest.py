@@ -57,6 +57,10 @@ class Inputs:
                 if (x >> i) & 1 and self.edges[i] < 65535:
                     self.edges[i] += 1
 
+    def restart(self, t_us):
+        """Words were lost (the ring lapped): raw levels have no debounce to
+        restart; the next word says where each pin is."""
+
 
 def budget(board, permille):
     """The power numbers the firmware works with (pixels.PowerLimit)."""
