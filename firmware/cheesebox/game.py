@@ -42,7 +42,8 @@ Module level
                               form: PALETTE of its own colours, ICONS), or None;
                               the display draws them by name beside the shell's
                               (digits, question, crown, cross, check, plus, stop,
-                              blank), baked for the board on the host (iconset.py)
+                              blank: names it does not reuse), baked for the
+                              board on the host (iconset.py)
     MIN_PLAYERS, MAX_PLAYERS
     picked(box)            -- the table is offered the game (also at power-up):
                               read its own files now (box.read_file), say a

@@ -1,16 +1,16 @@
 """8x8 icons the shell draws, and those both games draw: digits, signs.
 
 A game's own pictures (Cheese Master's die faces) are in its package, in
-this module's form (game.py: ICONS); the display bakes each set into the
-board's wiring order (iconset.py). Digits are a bold white 5x7 font; "7"
+this module's form (game.py: ICONS). Each set is drawn baked into the
+board's wiring order: `make flash` deploys this module already baked for
+the board's dice (iconset.py says the form), else the box bakes it. Digits are a bold white 5x7 font; "7"
 carries a small yellow plus for "7+". Colours are saturated at full scale:
 the box dims globally. '.' is off; no other entry is black. A game's set
 may use these colours and adds its own after them.
 
 The rows are bytes, not str: MicroPython interns str literals for good, so
 str art would stay in the heap after the display has baked it and dropped
-this module (on a box flashed by `make flash` it is not even loaded: the
-icons come baked in icons.bin).
+this module.
 """
 
 PALETTE = {  # char -> (r, g, b) at full scale; '.' is off
