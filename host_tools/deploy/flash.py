@@ -544,4 +544,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    # the checks, the deploy list and the icons' bake are this repository's,
+    # of the firmware being deployed, whatever else the environment's path holds
+    sys.path[:0] = [str(FIRMWARE), str(REPO)]
     sys.exit(main())
