@@ -66,19 +66,6 @@ def _forget_game(entry):
     sys.modules.pop(pkg, None)
 
 
-def _collect():
-    """On the Pico, after a pick: the last game's icons and (not resident) its
-    modules are garbage now. Collected here, at joining, where nothing is
-    timed, the heap the next game starts with is clean, and a collection the
-    allocator would force later does not land between a press and its LED
-    (the press latencies moved by ~3 ms with where it landed). On CPython the
-    host's own collector runs (a full collection costs a simulator ~25 ms)."""
-    import sys
-    if sys.implementation.name == "micropython":
-        import gc
-        gc.collect()
-
-
 class Box:
     """The box on any port (see port.py), hosting one game at a time."""
 
@@ -526,7 +513,15 @@ class Box:
                 # the shell's came baked from the host, this game's not (said once
                 # at power-up when the shell's did not either)
                 self.log("icons", {"baked": self.icons_baked})
-            _collect()
+            # on the Pico: the last game's icons and (not resident) its modules
+            # are garbage now; collected here, at joining, where nothing is
+            # timed, a collection the allocator would force later does not land
+            # between a press and its LED (the latencies moved ~3 ms with it).
+            # CPython's own collector runs (a full one costs a simulator 25 ms)
+            import sys
+            if sys.implementation.name == "micropython":
+                import gc
+                gc.collect()
         self.tunes.play(sound.MENU, self.now)
         self.log("pick", {"game": self.module.NAME})
         self.redraw = True

@@ -45,12 +45,13 @@ class Display:
         self.lo = array("H", [c.pixels * 3 for c in board.chains])
         self.hi = array("H", [0] * len(board.chains))
         self.views = []     # memoryview of each die's 192 bytes
-        self.layouts = []   # the dice's layouts, each once
+        layouts = []
         for (ci, start, layout) in board.dice:
             mv = memoryview(self.bufs[ci])
             self.views.append(mv[start * 3:(start + MATRIX_PIXELS) * 3])
-            if layout not in self.layouts:
-                self.layouts.append(layout)
+            if layout not in layouts:
+                layouts.append(layout)
+        self.layouts = tuple(layouts)   # the dice's layouts, each once
         # the shell's icons; baked: why they were baked at power-up ("": not)
         chars, self.shell_rgb, self.shell_names, self.shell_blobs, self.baked = \
             self._icon_set(SHELL_ICONS, "")
