@@ -24,7 +24,8 @@ def _digest(board, keep_py, tools, chip):
     h = hashlib.sha256()
     fw, rom = locate(chip)
     paths = [fw, rom, os.path.join(ROOT, "boards", board + ".json"),
-             os.path.join(ROOT, "host_tools", "deploy", "flash.py")]
+             os.path.join(ROOT, "host_tools", "deploy", "flash.py"),
+             os.path.join(ROOT, "host_tools", "deploy", "bakedicons.py")]
     if tools:       # the emulator that ran the deploy
         paths += [os.path.join(HERE, f) for f in ("harness.mjs",) + CHIPS[chip]["modules"]]
     else:

@@ -24,8 +24,8 @@ from cheesebox import games as box_games
 from cheesebox.board import TRACK_PIXELS
 from cheesebox.display import STATION
 from cheesebox.font import CHARS, rows_for
-from cheesebox.icons import ICONS
 from sim import games
+from sim.iconart import icons
 from sim.keys import PLATE_KEYS
 
 DARK = (40, 40, 40)         # an LED that is off: dim grey keeps the outline
@@ -123,7 +123,7 @@ def _glyph_table():
             key = bytes(rows_for(a + b, rows))
             if text and key not in out:
                 out[key] = text
-    for name, art in ICONS.items():
+    for name, art in icons().items():
         if name != "blank":
             out.setdefault(_mask(art), ":" + name)
     return out

@@ -4,15 +4,16 @@
 
 Each picture is an 8x8 matrix as the box shows it: one round LED a pixel,
 in the icon's colours at full scale, unlit LEDs dark grey. The icons come
-from firmware/cheesebox/icons.py, so the pictures cannot drift from the box
-(tests/test_docs.py fails when a committed SVG differs from what this makes).
+from the firmware's own art (the shell's set and Cheese Master's: sim/iconart.py),
+so the pictures cannot drift from the box (tests/test_docs.py fails when a
+committed SVG differs from what this makes).
 """
 import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-from cheesebox import icons  # noqa: E402
+from sim.iconart import icons, palette  # noqa: E402
 
 OUT = os.path.join(ROOT, "docs", "img")
 # what the players see: the nine faces, then the box's signs
@@ -25,7 +26,8 @@ UNLIT = "#26262c"
 
 def svg(name):
     """The SVG text of icon `name`."""
-    rows = icons.ICONS[name]
+    rows = icons()[name]
+    colours = palette()
     size = 8 * PITCH + PITCH
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">'
            % (size, size, size, size),
@@ -34,7 +36,7 @@ def svg(name):
     for y in range(8):
         for x in range(8):
             ch = chr(rows[y][x])
-            r, g, b = icons.PALETTE[ch]
+            r, g, b = colours[ch]
             fill = UNLIT if ch == "." else "#%02x%02x%02x" % (r, g, b)
             out.append('<circle cx="%d" cy="%d" r="4" fill="%s"/>'
                        % (PITCH + x * PITCH, PITCH + y * PITCH, fill))

@@ -330,3 +330,35 @@ def test_every_game_has_a_host_side():
         for member in dir(host_games.plain):
             if not member.startswith("_"):
                 assert hasattr(host, member), (name, member)
+
+
+# -- the icons: the shell's set holds what the shell or two games draw ----------
+def _literals(pkg):
+    """Every str constant in a firmware package's modules but its art."""
+    out = set()
+    for mod in firmware_modules():
+        if package_of(mod) == pkg and not mod.endswith(".icons"):
+            for node in ast.walk(ast.parse(open(MODULES[mod], encoding="utf-8").read())):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    out.add(node.value)
+    return out
+
+
+def test_the_shell_s_icons_are_the_shell_s_or_shared_and_a_game_s_are_its_own():
+    from cheesebox import icons as shell_art
+    drawn = {pkg: _literals(pkg) for pkg in GAME_PACKAGES + [SHELL, PORT]}
+    for name in shell_art.ICONS:
+        if name.isdigit():              # the digit font: error codes, self-test, counts
+            continue
+        by_games = [pkg for pkg in GAME_PACKAGES if name in drawn[pkg]]
+        assert name in drawn[SHELL] | drawn[PORT] or len(by_games) >= 2, \
+            "cheesebox/icons.py's %r is drawn only by %s: it belongs in that game's ICONS" % (name, by_games)
+    for i in range(len(games.GAMES)):
+        mod = games.load(i)
+        if mod.ICONS is None:
+            continue
+        own = __import__(mod.ICONS, None, None, ("ICONS",)).ICONS
+        pkg = mod.ICONS.split(".")[0]
+        assert not set(own) & set(shell_art.ICONS), (mod.NAME, set(own) & set(shell_art.ICONS))
+        assert [n for n in own if n not in drawn[pkg]] == [], (mod.NAME, "icons it never names")
+        assert mod.ICONS.startswith(pkg + ".") and pkg in GAME_PACKAGES

@@ -184,7 +184,8 @@ def test_flash_fails_loudly_on_a_damaged_copy(flashed, tmp_path, damaged):
 
 
 def test_keep_py_copies_the_sources_of_both_packages(tmp_path):
-    """--keep-py: each package's .py as it is; the .mpy of an earlier flash
+    """--keep-py: each package's .py as it is (the art modules with their
+    icons baked for the board: bakedicons.py); the .mpy of an earlier flash
     go (a .py is imported first anyway, they would only waste flash)."""
     sandbox = tmp_path / "flash"
     for m in ("cheesebox/box", "cheesonomics/bot"):
@@ -201,8 +202,13 @@ def test_keep_py_copies_the_sources_of_both_packages(tmp_path):
     for pkg in PACKAGES:
         assert on_board(sandbox, pkg) == sorted([m + ".py" for m in MODULES if m.startswith(pkg + "/")]
                                                 + [d for d in DATA if d.startswith(pkg + "/")])
+    from cheesebox.board import read_board
+    from host_tools.deploy import bakedicons
+    art = bakedicons.deployed_sources(read_board(str(FIRMWARE.parent / "boards" / "pico-4p.json")))
+    assert sorted(art) == ["cheesebox/icons.py", "cheesemaster/icons.py"]
     for f in [m + ".py" for m in MODULES] + DATA:
-        assert (sandbox / f).read_bytes() == (FIRMWARE / f).read_bytes(), f
+        want = art[f].encode() if f in art else (FIRMWARE / f).read_bytes()
+        assert (sandbox / f).read_bytes() == want, f
     assert "verified %d files on the board (sha256)" % (len(MODULES) + len(DATA) + 3) in r.stdout
 
 

@@ -18,7 +18,7 @@ import random
 
 import pytest
 
-from cheesebox import display as D
+from cheesebox import iconset
 from cheesebox import save as S
 from rp2port import sampler as SP
 from cheesemaster.resume import restore
@@ -107,7 +107,7 @@ def quick_power_up():
     (icons in wiring order, the sampler's lookup table) depend only on the
     board, so here they are built once per board and shared. Only speed
     changes: the same functions build the same tables."""
-    bake = D.bake
+    bake = iconset.bake
     baked = {}
 
     def quick_bake(rows, layout, index):
@@ -131,12 +131,12 @@ def quick_power_up():
         self.anchor_n = 0
         self.anchor_t = t_start_us
 
-    D.bake = quick_bake
+    iconset.bake = quick_bake
     SP.SampleDecoder.__init__ = quick_init
     try:
         yield
     finally:
-        D.bake = bake
+        iconset.bake = bake
         SP.SampleDecoder.__init__ = init
 
 

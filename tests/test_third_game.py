@@ -76,3 +76,32 @@ def test_the_simulators_view_shows_it(lamps):
     lit = [sum(1 for c in track_leds(rows, s)[:7] if c != DARK) for s in (1, 2, 3)]
     assert lit == [0, 0, 2]
     assert text_of(rows).strip().split("\n")[-1].startswith("play")
+
+
+def _die_rgb(box, d):
+    """{(x, y): (r, g, b)} of die d as its buffer holds it (full scale)."""
+    from cheesebox.display import wire_index
+    view = box.display.views[d]
+    layout = box.board.dice[d][2]
+    return {(x, y): tuple(view[wire_index(layout, x, y) * 3:wire_index(layout, x, y) * 3 + 3])
+            for y in range(8) for x in range(8)}
+
+
+def test_its_own_icon_set_comes_through_the_contract_and_goes_with_it(lamps):
+    """The lamp is in no firmware file: the display draws it, in its own
+    colour, because the game's module names its art (ICONS); picking the
+    next game drops it, and Cheese Master's faces come with Cheese Master."""
+    from cheesebox import icons as shell
+    from lamps import icons as art
+    sim = _play("game lamps\n")
+    box = sim.box
+    colours = dict(shell.PALETTE, **art.PALETTE)
+    want = {(x, y): colours[chr(art.ICONS["lamp"][y][x])] for y in range(8) for x in range(8)}
+    assert _die_rgb(box, 0) == want and art.PALETTE["L"] in want.values()
+    assert "lamp" not in shell.ICONS and "cheese1" not in shell.ICONS
+    run_script(sim, "holdroll 2500\n")          # the next game: Cheese Master again
+    assert box.module.NAME == "cheese master"
+    with pytest.raises(KeyError):
+        box.display.die(0, "lamp")
+    box.display.die(0, "cheese1")               # its faces are its own set's
+    assert _die_rgb(box, 0)[(6, 1)] == colours["Y"]

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.text import Text
 
 from cheesebox.board import load_board, read_board
-from cheesebox.icons import ICONS, PALETTE
+from sim.iconart import icons, palette
 from sim.keys import ESC, parse
 from sim.scenario import Sim, run_script
 from sim.view import DARK, BoxView, Game, play, snapshot
@@ -96,7 +96,8 @@ def close(a, b):
 
 
 def icon(name):
-    return [[PALETTE[ch] if ch != "." else DARK for ch in row.decode()] for row in ICONS[name]]
+    colours = palette()
+    return [[colours[ch] if ch != "." else DARK for ch in row.decode()] for row in icons()[name]]
 
 
 def same_picture(got, want):
@@ -110,7 +111,7 @@ def test_revealed_faces_are_drawn_on_their_dice(layout):
     assert same_picture(die_pixels(rows, 1, "yellow A"), icon("cheese3"))
     assert same_picture(die_pixels(rows, 2, "yellow B"), icon("cheese1"))
     assert same_picture(die_pixels(rows, 3, "yellow C"), icon("cat"))
-    cheese = PALETTE["Y"]
+    cheese = palette()["Y"]
     assert any(close(c, cheese) for line in die_pixels(rows, 1, "yellow A") for c in line)
     assert not any(close(c, cheese) for line in die_pixels(rows, 3, "yellow C") for c in line)
     # the orange dice are not in play: dark, but their outline is there

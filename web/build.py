@@ -5,7 +5,9 @@ page (web/), MicroPython's WebAssembly build copied from the pinned npm
 package (bench/package.json: one pin for the bench and the page), the
 firmware's packages byte for byte as `make flash` deploys them to a Pico
 (host_tools/deploy/flash.py --dry-run lays out the flash from firmware/manifest.py:
-the shell and both games as mpy-cross bytecode, cards.json; not the Pico's
+the shell and both games as mpy-cross bytecode, cards.json, the icon modules
+with their icons baked for the tablet board's dice, which every board here
+shares, so the page does not bake them at power-up either; not the Pico's
 port, whose modules need its hardware), the
 browser's port beside them, the board files, the app icons, a file list
 (files.json) and the service worker with that list, so the page works

@@ -118,6 +118,7 @@ class Box:
         self.look = -1                 # the picture last drawn (game.look, stuck blink)
         self.asking = False            # "stop?" is up: the game is frozen
         self.ask_at = 0                # when it was asked (ticks_ms)
+        self.icons_baked = ""           # why the game's icons were baked here ("": not)
         if store is not None:
             self._read_during_saves(store)
         if store is not None:           # the table's brightness and volume (settings.py)
@@ -127,8 +128,11 @@ class Box:
         else:
             self.offer_game(self.picked)
         from cheesebox.version import VERSION   # (here: the LEDs went out before it loads)
-        self.log("boot", {"board": board.name, "resume": self.saved is not None,
-                          "version": VERSION})
+        boot = {"board": board.name, "resume": self.saved is not None, "version": VERSION}
+        baked = self.display.baked or self.icons_baked
+        if baked:                       # not as the host baked them for this board: why
+            boot["icons_baked"] = baked
+        self.log("boot", boot)
         if self.saved is not None:
             self.mode = _RESUME
             # back from a watchdog reset, or a finished game's result: no questions
@@ -505,6 +509,19 @@ class Box:
             self.notice = ""             # the last game's problem is not this one's
             self.notice_code = 0
             self.offer_game(i)
+            if self.icons_baked and not self.display.baked:
+                # the shell's came baked from the host, this game's not (said once
+                # at power-up when the shell's did not either)
+                self.log("icons", {"baked": self.icons_baked})
+            # on the Pico: the last game's icons and (not resident) its modules
+            # are garbage now; collected here, at joining, where nothing is
+            # timed, a collection the allocator would force later does not land
+            # between a press and its LED (the latencies moved ~3 ms with it).
+            # CPython's own collector runs (a full one costs a simulator 25 ms)
+            import sys
+            if sys.implementation.name == "micropython":
+                import gc
+                gc.collect()
         self.tunes.play(sound.MENU, self.now)
         self.log("pick", {"game": self.module.NAME})
         self.redraw = True
@@ -512,11 +529,13 @@ class Box:
         return True
 
     def offer_game(self, i):
-        """Game number i is offered now: imported, and told so (it reads its
-        own files then: Cheese Master its dice file)."""
+        """Game number i is offered now: imported, its icons beside the
+        shell's, and told so (it reads its own files then: Cheese Master its
+        dice file)."""
         self.picked = i
         mod = games.load(i)
         self.module = mod
+        self.icons_baked = self.display.use_icons(mod.ICONS)   # the game's own icon set
         mod.picked(self)
         return mod
 

@@ -1,14 +1,21 @@
 """Frame buffers for the dice matrices and score tracks.
 
 One RGB bytearray per NeoPixel chain, in wire pixel order (the port applies
-the colour order and the brightness limit). Icons are baked once into the
-board's matrix layout as palette indices, so drawing a face is one short loop
-with no allocation; only chains that changed are handed to the port.
+the colour order and the brightness limit). Icons come baked into the
+board's matrix layout as palette indices (the shell's set, and the game's own
+through the game contract; baked on the host when it deploys, else at
+power-up: iconset.py), so drawing a face is one short loop with no
+allocation; only chains that changed are handed to the port.
 """
 from array import array
 
+from micropython import const
+
 from cheesebox import forget
 from cheesebox.board import MATRIX_PIXELS, TRACK_PIXELS
+
+SHELL_ICONS = "cheesebox.icons"     # the shell's icon set (a game's: its module's ICONS)
+_GAME = const(0x10000)              # an icon's offset at or above this: in the game's set
 
 OFF = (0, 0, 0)
 SCORE = (0, 170, 40)        # points, card unflipped (4-7)
@@ -27,30 +34,6 @@ def wire_index(layout, x, y):
     return y * 8 + (x if (layout == "rows" or y % 2 == 0) else 7 - x)
 
 
-def bake(rows, layout, index):
-    """64 palette indices of an 8x8 icon, in the matrix's wiring order
-    (index: art byte -> palette index, a 256-byte table).
-
-    One byte a pixel, not three: the six faces, digits and signs take 1.5 KiB
-    of the Pico's heap instead of 4.6 (die() expands them into the frame).
-    Every icon is baked at power-up: the loop is written out (no call or
-    dictionary a pixel), 52 -> 21 ms for the lot on the Pico."""
-    out = bytearray(MATRIX_PIXELS)
-    snake = layout != "rows"
-    i = 0
-    for y in range(8):
-        row = rows[y]                   # bytes: row[x] is an int
-        if snake and y & 1:             # odd rows run right to left
-            for x in range(7, -1, -1):
-                out[i] = index[row[x]]
-                i += 1
-        else:
-            for x in range(8):
-                out[i] = index[row[x]]
-                i += 1
-    return bytes(out)
-
-
 class Display:
     """The box's LEDs as buffers: dice matrices 0-5 and one track a station."""
 
@@ -62,25 +45,18 @@ class Display:
         self.lo = array("H", [c.pixels * 3 for c in board.chains])
         self.hi = array("H", [0] * len(board.chains))
         self.views = []     # memoryview of each die's 192 bytes
-        baked = {}
-        self.icons = []     # per die: {icon name: 64 palette indices}
-        # the icon art is only needed to bake: dropped afterwards (heap)
-        from cheesebox import icons
-        chars = list(icons.PALETTE)
-        self.palette = bytearray(3 * len(chars))    # index -> r, g, b
-        index = bytearray(256)                       # art byte -> index
-        for i in range(len(chars)):
-            index[ord(chars[i])] = i
-            self.palette[3 * i:3 * i + 3] = bytes(icons.PALETTE[chars[i]])
+        layouts = []
         for (ci, start, layout) in board.dice:
             mv = memoryview(self.bufs[ci])
             self.views.append(mv[start * 3:(start + MATRIX_PIXELS) * 3])
-            if layout not in baked:
-                baked[layout] = dict((name, bake(rows, layout, index))
-                                     for name, rows in icons.ICONS.items())
-            self.icons.append(baked[layout])
-        del icons, chars, index
-        forget("icons")
+            if layout not in layouts:
+                layouts.append(layout)
+        self.layouts = tuple(layouts)   # the dice's layouts, each once
+        # the shell's icons; baked: why they were baked at power-up ("": not)
+        chars, self.shell_rgb, self.shell_names, self.shell_blobs, self.baked = \
+            self._icon_set(SHELL_ICONS, "")
+        self.base = chars   # a game's colours come after these
+        self.use_icons(None)
         # chains in the order they go out: the score tracks' chains first, so a
         # wheel LED is lit before a long dice chain is written
         order = []
@@ -91,20 +67,61 @@ class Display:
             if ci not in order:
                 order.append(ci)
         self.order = bytes(order)
-        self.shown = [None] * len(board.dice)   # icon name on each die
         self.track_cache = [-1, None, -1, None] * len(board.tracks)   # points, rgb, extra, rgb
         self.wheel_cache = [None] * len(board.tracks)
+
+    def _icon_set(self, module, base):
+        """(own chars, rgb, names, {layout: 64 indices an icon, in names
+        order}, why) of an icon set: as the host baked it into the module it
+        deployed (make flash: iconset.py; why ""), else baked now (the module
+        as its source, or baked for other dice or colours), saying why."""
+        art = __import__(module, None, None, ("CHARS",))
+        done = getattr(art, "BAKED", None)
+        if done is not None and art.BASE == base and all(lo in done for lo in self.layouts):
+            got = (art.CHARS, art.RGB, art.NAMES, done, "")
+        else:
+            from cheesebox import iconset
+            got = iconset.bake_art(art, self.layouts, base)
+            forget("iconset")
+        del art, done
+        forget(module)
+        return got
+
+    def use_icons(self, module):
+        """The game's own icon set (its module's ICONS, the name of its art
+        module; None: none) beside the shell's; the last game's go. Returns
+        why they were baked now ("": they came baked).
+
+        An icon is found by name as an offset (a small int, no heap) into its
+        set's bytes for the die's layout: the shell's (offset < _GAME) or
+        the game's."""
+        own = b""
+        why = ""
+        at = dict((self.shell_names[k], k * MATRIX_PIXELS) for k in range(len(self.shell_names)))
+        blobs = {}
+        if module is not None:
+            _, own, names, blobs, why = self._icon_set(module, self.base)
+            for k in range(len(names)):
+                at[names[k]] = _GAME + k * MATRIX_PIXELS
+        pairs = dict((lo, (self.shell_blobs[lo], blobs.get(lo, b""))) for lo in self.layouts)
+        self.at = at
+        self.blobs = [pairs[lo] for (_, _, lo) in self.board.dice]   # per die: (shell's, game's)
+        self.palette = self.shell_rgb + own          # index -> r, g, b
+        self.shown = [None] * len(self.board.dice)   # icon name on each die
+        return why
 
     def die(self, d, name):
         """Show icon `name` on die matrix d (no work if already shown)."""
         if self.shown[d] == name:
             return
         self.shown[d] = name
-        art = self.icons[d][name]
+        o = self.at[name]
+        art = self.blobs[d][o >> 16]
+        o &= 0xFFFF
         view = self.views[d]
         pal = self.palette
         j = 0
-        for p in range(MATRIX_PIXELS):
+        for p in range(o, o + MATRIX_PIXELS):
             k = art[p] * 3
             view[j] = pal[k]
             view[j + 1] = pal[k + 1]

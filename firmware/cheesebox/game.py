@@ -38,6 +38,12 @@ flow and its drawing, and reaches the box only through the members in BOX
 
 Module level
     NAME                   -- the game's name (games.py, the log, the console)
+    ICONS                  -- the module of its own icons (cheesebox/icons.py's
+                              form: PALETTE of its own colours, ICONS), or None;
+                              the display draws them by name beside the shell's
+                              (digits, question, crown, cross, check, plus, stop,
+                              blank: names it does not reuse), baked for the
+                              board on the host (iconset.py)
     MIN_PLAYERS, MAX_PLAYERS
     picked(box)            -- the table is offered the game (also at power-up):
                               read its own files now (box.read_file), say a
@@ -72,7 +78,7 @@ The game object
 BOX = ("display", "tunes", "log", "now", "ticks_us", "animate", "redraw", "show_now", "show_tracks",
        "board", "n", "dials", "rng", "joined", "players", "games", "keep", "options", "plate_at",
        "plates_from", "plates_in", "read_file", "save", "back_to_join", "problem")
-MODULE = ("NAME", "MIN_PLAYERS", "MAX_PLAYERS", "picked", "fits", "draw_join", "unpack", "render_saved",
+MODULE = ("NAME", "ICONS", "MIN_PLAYERS", "MAX_PLAYERS", "picked", "fits", "draw_join", "unpack", "render_saved",
           "resume", "new")
 OBJECT = ("state", "state_name", "rolling", "in_game", "in_progress", "paused", "status", "start",
           "on_buzz", "on_roll", "on_long_roll", "on_gesture", "on_answer", "timers", "timer_wake",

@@ -1,128 +1,27 @@
-"""8x8 icons for the dice matrices.
+"""8x8 icons the shell draws, and those both games draw: digits, signs.
 
-Players read a die face from across a table in under half a second, so each
-face is told apart first by colour and silhouette, only then by detail:
-cheese is yellow wedges with an orange rind, counted like dice pips; mice are
-grey with pink ears, noses and tails (one big mouse; two small mice on a
-diagonal, facing apart; or the mouse under a gold crown for the King); the
-cat is an orange head with pointed ears and green eyes, the dog a brown head
-with floppy ears hanging down, white muzzle and pink tongue; the innkeeper is
-a blue figure with a white apron and brown hat. Digits are a bold white 5x7
-font; "7" carries a small yellow plus for "7+". Colours are saturated at full
-scale: the box dims globally. '.' is off (also used for eyes and noses); no
-other entry is black.
+A game's own pictures (Cheese Master's die faces) are in its package, in
+this module's form (game.py: ICONS). Each set is drawn baked into the
+board's wiring order: `make flash` deploys this module already baked for
+the board's dice (iconset.py says the form), else the box bakes it. Digits are a bold white 5x7 font; "7"
+carries a small yellow plus for "7+". Colours are saturated at full scale:
+the box dims globally. '.' is off; no other entry is black. A game's set
+may use these colours and adds its own after them.
 
 The rows are bytes, not str: MicroPython interns str literals for good, so
-str art would stay in the heap after display.py has baked it and dropped
+str art would stay in the heap after the display has baked it and dropped
 this module.
 """
 
 PALETTE = {  # char -> (r, g, b) at full scale; '.' is off
     ".": (0, 0, 0),
-    "Y": (255, 190, 0),    # cheese yellow, crown gold
-    "O": (255, 80, 0),     # orange: cheese rind, cat
-    "W": (255, 255, 255),  # white: digits, apron, muzzles
-    "G": (110, 110, 130),  # mouse grey
-    "P": (255, 60, 110),   # pink: mouse ears/noses/tails, cat nose, dog tongue
-    "B": (150, 60, 10),    # dog brown, innkeeper hat
-    "U": (0, 70, 255),     # innkeeper blue
-    "S": (255, 130, 70),   # skin
-    "R": (255, 0, 0),      # red: cross, crown jewels
-    "N": (0, 220, 0),      # green: tick, cat eyes, crown jewel
+    "Y": (255, 190, 0),    # yellow: "7+", crown gold
+    "W": (255, 255, 255),  # white: digits, signs
+    "R": (255, 0, 0),      # red: cross, stop, crown jewels
+    "N": (0, 220, 0),      # green: tick, crown jewel
 }
 
 ICONS = {
-    # ---- die faces ----
-    "cheese1": (
-        b"........",
-        b"......Y.",
-        b".....YY.",
-        b"....YYY.",
-        b"...YYYY.",
-        b"..YYYYY.",
-        b".OOOOOO.",
-        b"........",
-    ),
-    "cheese2": (
-        b"..Y.....",
-        b".YY.....",
-        b"OOO.....",
-        b"........",
-        b"........",
-        b".....Y..",
-        b"....YY..",
-        b"....OOO.",
-    ),
-    "cheese3": (
-        b"....Y...",
-        b"...YY...",
-        b"..OOO...",
-        b"........",
-        b"........",
-        b"..Y....Y",
-        b".YY...YY",
-        b"OOO..OOO",
-    ),
-    "mouse1": (
-        b"........",
-        b"..PP....",
-        b".PPPGG..",
-        b".GGGGGG.",
-        b"G.GGGGGG",
-        b"PGGGGGGG",
-        b"..G..G.P",
-        b"......PP",
-    ),
-    "mouse2": (
-        b"..P.....",
-        b".GGGG...",
-        b"PGGGGG..",
-        b"..G.G.PP",
-        b".....P..",
-        b"...GGGG.",
-        b"..GGGGGP",
-        b"PP.G.G..",
-    ),
-    "cat": (
-        b"O......O",
-        b"OO....OO",
-        b"OOOOOOOO",
-        b"ONOOOONO",
-        b"OOOOOOOO",
-        b"OOWPPWOO",
-        b".OWWWWO.",
-        b"..OOOO..",
-    ),
-    "dog": (
-        b"..BBBB..",
-        b"BBBBBBBB",
-        b"BB.BB.BB",
-        b"B.BBBB.B",
-        b"B.W..W.B",
-        b"B.WWWW.B",
-        b"..WPPW..",
-        b"...PP...",
-    ),
-    "innkeeper": (
-        b"..BBBB..",
-        b"...SS...",
-        b"...SS...",
-        b".UUUUUU.",
-        b"U.UWWU.U",
-        b"S.UWWU.S",
-        b"..UWWU..",
-        b"..U..U..",
-    ),
-    "king": (
-        b"Y.Y.Y...",
-        b"YYYYY...",
-        b"YRYRY...",
-        b".GGGG...",
-        b"G.GGGGG.",
-        b"PGGGGGGG",
-        b"..G..G.P",
-        b"......PP",
-    ),
     # ---- digits: 5x7, centred; "7" doubles as "7+" ----
     "0": (
         b"........",
@@ -225,16 +124,6 @@ ICONS = {
         b"YYYYYYYY",
         b"........",
     ),
-    "wheel": (
-        b"..OOOO..",
-        b".OYYYYO.",
-        b"OYY.YYYO",
-        b"OYYYYY.O",
-        b"OY.YYYYO",
-        b"OYYYY.YO",
-        b".OYYYYO.",
-        b"..OOOO..",
-    ),
     "cross": (
         b"R......R",
         b"RR....RR",
@@ -274,16 +163,6 @@ ICONS = {
         b"RRRRRRRR",
         b".RRRRRR.",
         b"..RRRR..",
-    ),
-    "replay": (    # a tie replay: the round is rolled again (an arrow going round)
-        b"..WWWW..",
-        b".W....W.",
-        b"W......W",
-        b"W......W",
-        b"W....W.W",
-        b".W....WW",
-        b"..WW.WWW",
-        b"........",
     ),
     "blank": (
         b"........",

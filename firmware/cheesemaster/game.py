@@ -14,6 +14,7 @@ from cheesebox import forget, run_once
 from cheesebox.board import N_DICE
 
 NAME = "cheese master"
+ICONS = "cheesemaster.icons"    # its die faces, the wheel and the replay sign
 MIN_PLAYERS = const(2)
 MAX_PLAYERS = const(8)
 DICE_FILE = "dice.json"     # the table's own dice, on the box's flash (docs/dice-file.md)

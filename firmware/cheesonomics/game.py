@@ -28,6 +28,7 @@ from cheesonomics.entry import (COUNTRY, STEP_NAMES, STEP_SIGNS, LOW, Entry, car
 from cheesonomics.scoring import RuleError
 
 NAME = "cheesonomics"
+ICONS = None            # the shell's icons and the font are all it draws
 MIN_PLAYERS = const(2)
 MAX_PLAYERS = const(5)
 

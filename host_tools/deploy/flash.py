@@ -22,7 +22,8 @@ Steps:
     (cheesonomics/cards.json) as they are; all into build/flash/, which
     mirrors the board's flash: PKG/*.mpy and data, main.py (kept as source:
     MicroPython runs main.py only as a .py), board.json, and dice.json when
-    --dice is given. __pycache__, tests/ and test_*.py stay behind.
+    --dice is given. The art modules (cheesebox/icons.py, a game's own icons)
+    go with their icons baked for the board's dice (bakedicons.py). __pycache__, tests/ and test_*.py stay behind.
  4. one chained mpremote command: remove stale PKG/*.py and *.mpy, copy the files (one `fs cp` per
     package; files already identical on the board are skipped by mpremote),
     then `fs sha256sum` of every file
@@ -46,6 +47,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -174,6 +176,29 @@ def build(board: Path, dice: Path | None, keep_py: bool, chip: str) -> list[str]
     if BUILD.exists():
         shutil.rmtree(BUILD)
     BUILD.mkdir(parents=True)
+    # the art modules go with their icons baked for this board's dice, so the
+    # Pico does not bake them at power-up (bakedicons.py): generated sources,
+    # laid out as firmware/ in a folder of their own
+    from cheesebox.board import read_board
+    from host_tools.deploy import bakedicons
+    try:
+        art = bakedicons.deployed_sources(read_board(str(board)))
+    except Exception as e:          # firmware being edited: say so, no traceback
+        raise FlashError("cannot bake the icons (host_tools/deploy/bakedicons.py): %r" % e, 2)
+    gen = Path(tempfile.mkdtemp(prefix="cheesebox-art-"))
+    for rel, text in art.items():
+        (gen / rel).parent.mkdir(parents=True, exist_ok=True)
+        (gen / rel).write_text(text)
+    try:
+        return _build(board, dice, keep_py, chip, sources, art, gen)
+    finally:
+        shutil.rmtree(gen)
+
+
+def _build(board: Path, dice: Path | None, keep_py: bool, chip: str, sources: list[str],
+           art: dict[str, str], gen: Path) -> list[str]:
+    """build()'s copy and compile; `art`: {file: source} of the art modules
+    generated in folder `gen`, deployed in place of firmware/'s."""
     remote = []
     compile_ = []
     for rel in sources:
@@ -183,7 +208,7 @@ def build(board: Path, dice: Path | None, keep_py: bool, chip: str) -> list[str]
             continue
         # main.py (MicroPython runs it only as source), data files, --keep-py
         (BUILD / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(FIRMWARE / rel, BUILD / rel)
+        shutil.copyfile((gen if rel in art else FIRMWARE) / rel, BUILD / rel)
         remote.append(rel)
     # Plain bytecode .mpy, no -march: bytecode runs on any MicroPython 1.19+
     # whatever the CPU, and loads on the unix MicroPython in the tests. Only
@@ -199,7 +224,7 @@ def build(board: Path, dice: Path | None, keep_py: bool, chip: str) -> list[str]
         out.parent.mkdir(parents=True, exist_ok=True)
         arch = ["-march=" + MARCH[chip]] if rel in NATIVE else []
         jobs.append((rel, out, subprocess.Popen(
-            cmd + arch + ["-o", str(out), rel], cwd=FIRMWARE,
+            cmd + arch + ["-o", str(out), rel], cwd=gen if rel in art else FIRMWARE,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)))
     failed = []
     for rel, out, p in jobs:
@@ -519,4 +544,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    # the checks, the deploy list and the icons' bake are this repository's,
+    # of the firmware being deployed, whatever else the environment's path holds
+    sys.path[:0] = [str(FIRMWARE), str(REPO)]
     sys.exit(main())

@@ -88,6 +88,7 @@ EVENTS = {
     "discard": {},
     "joining": {},
     "pick": {"game": lambda v: isinstance(v, str)},
+    "icons": {"baked": lambda v: isinstance(v, str)},   # a game's icons baked on the box
     "stop_asked": {"state": lambda v: isinstance(v, str)},
     "stop": {"game": lambda v: isinstance(v, str), "state": lambda v: isinstance(v, str)},
     "go_on": {"why": lambda v: isinstance(v, str), "paused_ms": _count},

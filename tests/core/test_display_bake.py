@@ -1,32 +1,35 @@
-# Icons baked into a matrix's wiring order: pixel (x, y) of every icon lands
-# at the wire position wire_index gives, on both layouts the board files
-# allow (CPython and MicroPython).
+# Icons baked into a matrix's wiring order: pixel (x, y) of every icon of
+# every set lands at the wire position wire_index gives, on both layouts the
+# board files allow (CPython from the art's source, MicroPython from the art
+# modules as make flash deploys them: iconset.art_of reads either).
 from cheesebox import icons
-from cheesebox.display import bake, wire_index
+from cheesebox.display import wire_index
+from cheesebox.iconset import art_of, bake
+from cheesemaster import icons as faces
 
 
-def _index():
-    chars = list(icons.PALETTE)
+def _index(chars):
     t = bytearray(256)
     for i in range(len(chars)):
         t[ord(chars[i])] = i
-    return t, chars
+    return t
 
 
 def test_every_icon_lands_pixel_for_pixel_in_the_wiring_order():
-    t, chars = _index()
-    for layout in ("rows", "serpentine"):
-        for name in icons.ICONS:
-            rows = icons.ICONS[name]
-            got = bake(rows, layout, t)
-            assert len(got) == 64
-            for y in range(8):
-                for x in range(8):
-                    assert chars[got[wire_index(layout, x, y)]] == chr(rows[y][x]), (name, layout, x, y)
+    shell = art_of(icons)[0]
+    for art, chars in ((icons, shell), (faces, shell + art_of(faces)[0])):
+        t = _index(chars)
+        for layout in ("rows", "serpentine"):
+            for name, rows in art_of(art)[2]:
+                got = bake(rows, layout, t)
+                assert len(got) == 64
+                for y in range(8):
+                    for x in range(8):
+                        assert chars[got[wire_index(layout, x, y)]] == chr(rows[y][x]), (name, layout, x, y)
 
 
 def test_a_serpentine_matrix_runs_its_odd_rows_backwards():
-    t, chars = _index()
+    t = _index(art_of(icons)[0])
     rows = tuple(bytes(b"Y.......") for _ in range(8))
     got = bake(rows, "serpentine", t)
     lit = [i for i in range(64) if got[i]]

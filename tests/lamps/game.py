@@ -10,6 +10,7 @@ from cheesebox.display import OFF, STATION
 from cheesebox.events import name
 
 NAME = "lamps"
+ICONS = "lamps.icons"       # its own lamp beside the shell's icons
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 FULL = 7
@@ -24,8 +25,9 @@ def fits(board):
 
 
 def draw_join(box, joined):
+    """Its own lamp on the first die, the others dark."""
     for d in range(6):
-        box.display.die(d, "blank")
+        box.display.die(d, "lamp" if d == 0 else "blank")
 
 
 def unpack(box, d):

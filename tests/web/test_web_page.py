@@ -15,6 +15,7 @@ def test_every_board_loads_with_no_console_error(page, board):
     page.open("?board=%s" % board)
     boot = page.events("boot")
     assert boot and boot[0]["board"] == board and boot[0]["resume"] is False
+    assert "icons_baked" not in boot[0], boot[0]        # baked by web/build.py, taken as they are
     page.buzz(0)
     page.wait_event("join")
     assert page.console_errors() == []
