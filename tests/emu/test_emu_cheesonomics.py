@@ -25,17 +25,23 @@ def key_in(t, s, values):
     t.press(s)
 
 
+def _basic_game(t, stations):
+    """Cheesonomics picked (a long ROLL), these stations joined, basic
+    chosen: the market event."""
+    t.press("roll", hold_ms=2500)
+    assert t.wait_event("pick")["game"] == "cheesonomics"
+    for s in stations:
+        t.press(s)
+    t.press("roll")                               # the variant screen
+    t.press("roll")                               # basic
+    return t.wait_event("market", 5000)
+
+
 def test_cheesonomics_market_and_bank_on_the_chip(image):
     cards = load()
     with EmuTable("pico-8p", flash=image("pico-8p")) as t:
         t.boot()
-        t.press("roll", hold_ms=2500)
-        assert t.wait_event("pick")["game"] == "cheesonomics"
-        for s in STATIONS:
-            t.press(s)
-        t.press("roll")                               # the variant screen
-        t.press("roll")                               # basic
-        market = t.wait_event("market", 5000)
+        market = _basic_game(t, STATIONS)
         assert market["players"] == ["P2", "P5", "P7"] and len(market["cards"]) == 15
         b = mirror_of(market, cards)
         assert market["prices"] == [b.price(c) for c in range(5)]
@@ -86,13 +92,7 @@ def test_cheesonomics_turns_dialled_on_the_pico2(image):
     cards = load()
     with EmuTable("pico2-8p", flash=image("pico2-8p")) as t:
         t.boot(3000)
-        t.press("roll", hold_ms=2500)
-        assert t.wait_event("pick")["game"] == "cheesonomics"
-        for s in DIALLED_STATIONS:
-            t.press(s)
-        t.press("roll")                               # the variant screen
-        t.press("roll")                               # basic
-        market = t.wait_event("market", 5000)
+        market = _basic_game(t, DIALLED_STATIONS)
         assert market["players"] == ["P1", "P4", "P6"]
         b = mirror_of(market, cards)
         assert market["prices"] == [b.price(c) for c in range(5)]
