@@ -12,7 +12,8 @@ in this form:
     CHARS  its own colours' chars, in palette order (after BASE's)
     RGB    their r, g, b
     BASE   the chars whose indices come first (the shell's, for a game)
-    NAMES  the icons' names (a tuple of str: interned, no heap of their own)
+    NAMES  the icons' names, a list display (each an interned qstr, no heap of
+           its own: bakedicons.names_line says why not a tuple)
     ART    8 rows of 8 chars an icon, in NAMES order (for a bake here)
     BAKED  {layout: 64 indices an icon, in NAMES order}
 

@@ -36,6 +36,33 @@ def layouts_of(board) -> list[str]:
     return out
 
 
+# MicroPython interns a string literal of up to this many chars when it
+# compiles it (MICROPY_ALLOC_PARSE_INTERN_STRING_LEN); a longer one becomes a
+# str object of the .mpy, on the heap for as long as it is referenced
+INTERN_LEN = 10
+
+
+def names_line(names) -> str:
+    """NAMES as the deployed module writes it: a list display of the names,
+    so each is loaded as a qstr (interned, no heap of its own; the module's
+    qstr table interns it when the .mpy loads).
+
+    Not a tuple: mpy-cross folds a tuple of literals into one constant, and
+    the .mpy loader makes each of its strs a heap object unless that string
+    is interned already. The names would then take 32 B of heap each for as
+    long as the box runs (the display keys its icons by them), and so would
+    every other module's tuple of icon names loaded after them
+    (cheesemaster/dicefile.py's dice, faces.py, flow.py's menu): the icon
+    names were qstrs while the art's source was imported, and a game of
+    Cheese Master had 1.7 KiB less heap (pico-8p, emulated) when they
+    were not."""
+    long = [n for n in names if len(n) > INTERN_LEN]
+    if long:
+        raise ValueError("icon names of more than %d chars are not interned by MicroPython: %s"
+                         % (INTERN_LEN, ", ".join(long)))
+    return "NAMES = [%s]" % ", ".join(repr(n) for n in names)
+
+
 def module_source(module: str, layouts: list[str], base: str) -> tuple[str, str]:
     """(the deployed source of art module `module`, its own chars): its art
     and its icons baked for `layouts` on palette `base`."""
@@ -47,7 +74,8 @@ def module_source(module: str, layouts: list[str], base: str) -> tuple[str, str]
              "CHARS = %r" % own,
              "RGB = %r" % rgb,
              "BASE = %r" % base,
-             "NAMES = %r" % (tuple(names),),
+             # a list display, not a tuple: each name an interned qstr (see names_line)
+             names_line(names),
              "ART = %r" % b"".join(b"".join(art.ICONS[n]) for n in names),
              "BAKED = {"]
     lines += ["    %r: %r," % (lo, sets[lo]) for lo in layouts]
