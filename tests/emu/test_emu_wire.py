@@ -1,9 +1,12 @@
 """The native WS2812 encoder (rp2port/wire.py, viper compiled by mpy-cross
-for the RP2040) on the emulated Pico: byte for byte what the pure encoder
-(rp2port/pixels.py) writes, for every colour order, whole frames and changed
-ranges, and faster; its light sum (the power budget's, every frame shown)
-equal to sum() and faster."""
+for the board's chip: armv6m for the RP2040, armv7emsp for the RP2350) on
+each emulated chip: byte for byte what the pure encoder (rp2port/pixels.py)
+writes, for every colour order, whole frames and changed ranges, and faster;
+its light sum (the power budget's, every frame shown) equal to sum() and
+faster. Two chips, two machine codes from one source: each is checked."""
 import re
+
+import pytest
 
 from emu.table import EmuTable
 
@@ -50,8 +53,9 @@ def _said(out, err, tag):
     return [int(x) for x in m.groups()]
 
 
-def test_native_encoder_matches_the_pure_one_and_is_faster(image):
-    with EmuTable("pico-4p", flash=image("pico-4p")) as t:
+@pytest.mark.parametrize("board", ["pico-4p", "pico2-8p"])
+def test_native_encoder_matches_the_pure_one_and_is_faster(image, board):
+    with EmuTable(board, flash=image(board)) as t:
         t.boot(5000)
         t.pico.send("\x03")
         t.run(300)
