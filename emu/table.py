@@ -143,5 +143,21 @@ class EmuTable:
         _, fr = self.pico.frames(self.chain_pins[chain], last=True)
         return bytes.fromhex(fr[0]["hex"]) if fr else b""
 
+    def shown(self, chain, n_bytes, back=8):
+        """The bytes a chain of n_bytes shows, as its LEDs latch what came
+        down the wire: each frame sets the first LEDs it reaches, so a frame
+        cut short by a gap (50 us low latches it) is shown as far as it went,
+        and what follows the gap starts again at the first LED. The last
+        `back` frames are laid over each other from the last whole one."""
+        count, _ = self.pico.frames(self.chain_pins[chain], last=True)
+        _, fr = self.frames(chain, since=max(0, count - back))
+        wires = [bytes.fromhex(f["hex"]) for f in fr]
+        first = max((i for i, w in enumerate(wires) if len(w) >= n_bytes), default=0)
+        out = bytearray(n_bytes)
+        for w in wires[first:]:
+            w = w[:n_bytes]
+            out[:len(w)] = w
+        return bytes(out)
+
     def frames(self, chain, since=0, pixels=None):
         return self.pico.frames(self.chain_pins[chain], since=since, pixels=pixels)

@@ -95,9 +95,7 @@ class EmuView:
     def pixels(self):
         out = []
         for ci, c in enumerate(self.board.chains):
-            wire = self.table.last_frame(ci)
-            if len(wire) != c.pixels * 3:
-                wire = bytes(c.pixels * 3)
+            wire = self.table.shown(ci, c.pixels * 3)
             out.append(WireEncoder.decode(wire, c.order, self.board.brightness))
         return out
 
