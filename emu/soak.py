@@ -14,7 +14,10 @@ What it checks, and prints as figures:
 - no press lost: every buzzer press of a player in a running game gets its
   `press` event (presses while the power is cut do not count);
 - the heap minimum stays flat: `free` of the console's `state` (after a
-  collection) every emulated minute, the lowest of the first and last quarter;
+  collection) in a running game (the joining screen holds no game: its heap
+  is not comparable), every emulated minute (an eighth of a shorter run), the
+  lowest of the first and last quarter, at most 1 KiB apart; a run with fewer
+  than 4 such readings cannot judge it and fails, saying so;
 - the watchdog never fires (the emulator's reset log);
 - no ring overrun but during a chattering wire.
 It stops at --minutes of emulated time or --wall-minutes of wall time,
@@ -32,6 +35,7 @@ MS = 1000000
 SEGMENT = 512
 _SAID_LATE_MS = 1500    # the box says an overrun at most once a second, up to 1 s late asleep
 _IN_GAME = ("ready", "tour", "rolling", "grab", "check")   # Cheese Master logs presses there
+_HEAP_SAMPLES = 4       # heap readings in a game a verdict needs (a quarter of them at least 1)
 PLAYERS = 6             # stations 0-5 play; station 7's wire is the loose one
 LOOSE = 7
 
@@ -205,6 +209,7 @@ def soak(minutes=120.0, seed=1, wall_minutes=30.0, image=None, out=print, log_pa
         s.after_boot(cut=False)
         start = t.pico.ms
         next_heap = start
+        heap_every = min(60000, minutes * 60000 / 8)
         next_cut = start + rng.uniform(3, 9) * 60000
         version = None
         while True:
@@ -214,10 +219,11 @@ def soak(minutes=120.0, seed=1, wall_minutes=30.0, image=None, out=print, log_pa
                 break
             if t.pico.ms >= next_heap:
                 ev = s.heap()
-                if ev is not None and ev.get("free") is not None:
+                if ev is not None and ev.get("free") is not None and ev.get("state") in _IN_GAME:
                     s.free.append((round(emu_min, 2), ev["free"]))
-                    version = ev.get("version")
-                next_heap = t.pico.ms + 60000
+                if ev is not None:
+                    version = ev.get("version") or version
+                next_heap = t.pico.ms + heap_every
             if t.pico.ms >= next_cut:
                 t.pico.cut_after(rng.randrange(1, 5))   # during one of the next saves
                 next_cut = t.pico.ms + rng.uniform(3, 9) * 60000
@@ -240,14 +246,18 @@ def soak(minutes=120.0, seed=1, wall_minutes=30.0, image=None, out=print, log_pa
         "overruns_without_chatter": len(s.overruns_quiet),
         "overruns_without_chatter_at": s.overruns_quiet[:20],
         "heap_free_min_first_quarter": first, "heap_free_min_last_quarter": last,
-        "heap_samples": len(s.free),
+        "heap_samples": len(s.free), "heap_every_s": round(heap_every / 1000, 1),
+        "heap_judged": len(s.free) >= _HEAP_SAMPLES,
     }
     if log_path:
         with open(log_path, "w") as f:
             f.write("\n".join(lines) + "\n")
     ok = (not s.lost and watchdog == 0 and not s.overruns_quiet and s.expected > 0
-          and first is not None and last is not None and last >= first - 1024)
+          and len(s.free) >= _HEAP_SAMPLES and last >= first - 1024)
     fig["ok"] = ok
+    if len(s.free) < _HEAP_SAMPLES:
+        fig["why"] = ("too short to judge the heap: %d readings in a game, %d needed"
+                      % (len(s.free), _HEAP_SAMPLES))
     out(json.dumps(fig))
     return fig, ok
 

@@ -1,7 +1,8 @@
 """make soak for one emulated minute, as a builder types it (make test runs
 every target): random play on pico-8p with bouncing presses, a chattering
-wire, saves and a 512-word DMA segment; no press lost, the watchdog quiet
-(emu/soak.py)."""
+wire, saves and a 512-word DMA segment; no press lost, the watchdog quiet,
+the heap judged on readings taken in a game (an eighth of the run apart) and
+flat (emu/soak.py)."""
 import json
 import os
 import subprocess
@@ -21,3 +22,5 @@ def test_make_soak_one_emulated_minute():
     assert fig["presses_lost"] == [] and fig["presses_logged"] == fig["presses_expected"]
     assert fig["watchdog_resets"] == 0 and fig["overruns_without_chatter"] == 0
     assert fig["firmware"] is not None          # the console's state says the version
+    assert fig["heap_judged"] and fig["heap_samples"] >= 4, fig
+    assert fig["heap_free_min_last_quarter"] >= fig["heap_free_min_first_quarter"] - 1024, fig
