@@ -350,8 +350,11 @@ export class Pico extends Harness {
         // this loop, as above) until it sleeps or the chunk ends; nothing
         // here can start a hang (only a request between chunks does)
         for (;;) {
-          const ti = clock.nanosCounter;
           const c = core.executeInstruction();
+          // the instruction's cycles start at the clock as it is now: a flash
+          // erase or program inside it (a BKPT trapped, _stall) let its time
+          // pass, the PIO stepped all through it
+          const ti = clock.nanosCounter;
           instructions++;
           const dtc = c * CYCLE_NS;
           const na = clock.nextAlarm;
