@@ -442,19 +442,6 @@ class Timed:
         capture.sample(bits, t)
 
 
-def _timed_reader(pico):
-    """A reader on a clock the test moves (now[0], us) whose words are indices
-    into `table` of (bits, time), and a 2-pin capture (12 ms debounce, 2 ms
-    glitch window): (now, buttons, chip, table, capture)."""
-    from cheesebox.capture import Capture
-    now = [0]
-    pico.monkeypatch.setattr(pico.buttons, "time", types.SimpleNamespace(ticks_us=lambda: now[0]))
-    b = make_buttons(pico, 1 << 20)
-    table = [(0, 0)]
-    b.decoder = Timed(table)
-    return now, b, pico.chip, table, Capture(2, 12000, random.Random(1), 2000)
-
-
 def test_a_chattering_pin_does_not_settle_across_a_gap(pico):
     """A loose wire chatters (an edge every 24 us) through a 100 ms flash
     erase: the ring keeps the last 12 ms of it, the rest is lost. The
@@ -463,8 +450,14 @@ def test_a_chattering_pin_does_not_settle_across_a_gap(pico):
     press, then a phantom release when it stopped. Its debounce starts again
     after the gap: no event from the wire, while a real press after it
     counts."""
-    from cheesebox.capture import PRESS
-    now, b, chip, table, cap = _timed_reader(pico)
+    from cheesebox.capture import PRESS, Capture
+    now = [0]
+    pico.monkeypatch.setattr(pico.buttons, "time", types.SimpleNamespace(ticks_us=lambda: now[0]))
+    b = make_buttons(pico, 1 << 20)
+    chip = pico.chip
+    table = [(0, 0)]
+    b.decoder = Timed(table)
+    cap = Capture(2, 12000, random.Random(1), 2000)
 
     def word(bits, t):
         table.append((bits, t))
@@ -694,8 +687,14 @@ def test_a_reader_behind_a_chattering_pin_judges_only_what_it_read(pico):
     pressed, a phantom press (a join, on the joining screen). Judged up to
     what the reader had read, it is still chattering: no event from the
     wire, while a real press after it counts."""
-    from cheesebox.capture import PRESS
-    now, b, chip, table, cap = _timed_reader(pico)
+    from cheesebox.capture import PRESS, Capture
+    now = [0]
+    pico.monkeypatch.setattr(pico.buttons, "time", types.SimpleNamespace(ticks_us=lambda: now[0]))
+    b = make_buttons(pico, 1 << 20)
+    chip = pico.chip
+    table = [(0, 0)]
+    b.decoder = Timed(table)
+    cap = Capture(2, 12000, random.Random(1), 2000)
     t = [1000]
 
     def word(bits, at):
