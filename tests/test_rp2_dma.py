@@ -176,9 +176,6 @@ class Fed:
     def time_of(self, w):
         return w
 
-    def pins_in(self, changes):
-        return 0
-
     def feed(self, w, capture):
         self.words.append(w)
 
@@ -191,9 +188,6 @@ class Restarts:
 
     def restart(self, t):
         self.at.append(t)
-
-    def heard(self, held, t):
-        pass
 
 
 CAP = Restarts()
@@ -422,8 +416,7 @@ def test_a_segment_finished_between_the_reads_lets_the_core_sleep(pico):
 
 
 class Timed:
-    """A decoder for words (k << 8) | bits, k an index into a table of
-    (bits, t_us): the snapshot in the low bits, as the sampler's."""
+    """A decoder for words that are indexes into a table of (bits, t_us)."""
 
     def __init__(self, table):
         self.table = table
@@ -432,13 +425,10 @@ class Timed:
         pass
 
     def time_of(self, w):
-        return self.table[w >> 8][1]
-
-    def pins_in(self, changes):
-        return changes & 0xFF
+        return self.table[w][1]
 
     def feed(self, w, capture):
-        bits, t = self.table[w >> 8]
+        bits, t = self.table[w]
         capture.sample(bits, t)
 
 
@@ -461,7 +451,7 @@ def test_a_chattering_pin_does_not_settle_across_a_gap(pico):
 
     def word(bits, t):
         table.append((bits, t))
-        chip.push((len(table) - 1) << 8 | bits)
+        chip.push(len(table) - 1)
     word(1, 1000)                       # the wire's first edge: pin 0 reads pressed
     now[0] = 1100
     b.poll(cap)
@@ -479,246 +469,6 @@ def test_a_chattering_pin_does_not_settle_across_a_gap(pico):
     word(2, t + 5000)                   # a player presses buzzer 2
     for step in range(1, 40):
         now[0] = t + 5000 + step * 1000
-        b.poll(cap)
-        n = cap.pop(now[0])
-        events += [(cap.kind[i], cap.input[i]) for i in range(n)]
-    assert events == [(PRESS, 1)], events
-
-
-class Wire:
-    """A loose wire on pin 0 chattering (an edge every 24 us) while time
-    passes, the other pins held as set in `others`, as sampler words in a
-    table (Timed) the fake DMA writes into the port's ring; the port's clock
-    is `now`. hook(us): the DMA writes on for us at every register read the
-    reader makes (its copying takes that long)."""
-
-    def __init__(self, pico, b):
-        self.pico = pico
-        self.b = b
-        self.now = 0
-        self.t = 0                      # time of the last word
-        self.table = [(0, 0)]
-        self.level = 0                  # the wire: 1 = reads pressed
-        self.chatters = True
-        self.others = 0
-        self.sent = 0
-        b.decoder = Timed(self.table)
-        pico.monkeypatch.setattr(pico.buttons, "time", types.SimpleNamespace(ticks_us=lambda: self.now))
-
-    def word(self, t):
-        self.t = t
-        bits = self.level | self.others
-        self.table.append((bits, t))
-        self.pico.chip.push((len(self.table) - 1) << 8 | bits)
-        self.sent += 1
-
-    def run(self, us):
-        end = self.now + us
-        while self.chatters and self.t + 24 <= end:
-            self.level ^= 1
-            self.word(self.t + 24)
-        self.now = end
-
-    def press(self, bits):
-        """Other pins change now, on a clean edge."""
-        self.others = bits
-        self.word(self.now)
-
-    def hook(self, us):
-        self.pico.chip.hook = None if us is None else (lambda: self.run(us))
-
-
-def popped(cap, now, events):
-    n = cap.pop(now)
-    events += [(cap.kind[i], cap.input[i], cap.time[i], now) for i in range(n)]
-
-
-def test_a_press_beside_a_chattering_wire_counts_at_its_own_time(pico):
-    """The wire on pin 0 chatters for good; the reader is behind it (its
-    polls take 6 ms of copying while the DMA writes on). A player presses
-    buzzer 2 (pin 1): its press is stamped at its edge and leaves at the
-    first pop 2 ms after it, as without the wire, since every word of pin 1
-    was read: only the wire, whose newer edges wait in the ring, is judged
-    up to what was read of it. The wire makes no event. Before: the wire,
-    judged at the present time, "settled" pressed (a phantom press, and its
-    new change then held the press back as an earlier edge still settling);
-    judging every pin only up to the poll's start held the press back by a
-    poll's length (a join 4 ms late, more the further behind)."""
-    from cheesebox.capture import PRESS, Capture
-    b = make_buttons(pico, 1 << 20)
-    w = Wire(pico, b)
-    cap = Capture(2, 12000, random.Random(1), 2000)
-    events = []
-    pops = []
-
-    def step(us):
-        w.hook(None)
-        w.run(us)
-        w.hook(168)                     # 168 us of copying a register read
-        b.poll(cap)
-        w.hook(None)
-        pops.append(w.now)
-        popped(cap, w.now, events)
-    for _ in range(40):                 # 80 ms of chatter: noise, not a press settling
-        step(500)
-    assert b.overruns == 0 and b.unread > 100, b.unread      # behind, never lapped
-    w.run(500)
-    tp = w.now
-    w.press(2)
-    first = len(pops)
-    for _ in range(10):
-        step(500)
-    assert b.overruns == 0
-    due = next(t for t in pops[first:] if t - tp >= 2000)
-    assert events == [(PRESS, 1, tp, due)], (events, tp, pops[first:first + 3])
-
-
-def test_a_lap_during_the_last_copy_is_lost_and_restarts_the_wire(pico):
-    """The wire chatters while the CPU was held: the ring is nearly full,
-    and while the reader copies its last chunk the DMA writes on past it
-    (its oldest 8 words are overwritten). Those 8 are counted lost, the
-    wire's debounce starts again after them, and the 500 words written
-    during the copy wait for the next poll: the pop just after judges the
-    wire only up to what was read, never as quiet since its last word read
-    (12 ms before: a phantom press and release). Later every word is either
-    read or counted lost, and a real press after the wire lets go counts."""
-    from cheesebox.capture import PRESS, Capture
-    b = make_buttons(pico, 1 << 20)
-    w = Wire(pico, b)
-    fed = []
-    dec = b.decoder
-
-    class Recording(Timed):
-        def feed(self, word, capture):
-            fed.append(word)
-            dec.feed(word, capture)
-    b.decoder = Recording(w.table)
-    cap = Capture(2, 12000, random.Random(1), 2000)
-    w.run(1000)
-    b.poll(cap)
-    events = []
-    popped(cap, w.now, events)
-    w.run(496 * 24)                     # the CPU held: 496 words, 31 chunks
-    reads = [0]
-
-    def dma():
-        reads[0] += 1
-        if reads[0] == 2 * 31 + 1:       # the last chunk's re-check: the DMA wrote on meanwhile
-            w.run((RING - 16 + 8) * 24)
-    pico.chip.hook = dma
-    b.poll(cap)
-    pico.chip.hook = None
-    assert b.lost == 8 and b.overruns == 1, (b.lost, b.overruns)
-    assert b.unread == RING - 16 + 8
-    popped(cap, w.now, events)
-    assert events == [], events
-    for _ in range(5):                  # the wire goes on, read in time
-        w.run(2000)
-        b.poll(cap)
-        popped(cap, w.now, events)
-    w.chatters = False                  # it lets go for good
-    w.level = 0
-    w.word(w.t + 24)
-    w.run(20000)
-    w.press(2)                          # a player presses buzzer 2
-    for _ in range(20):
-        w.run(1000)
-        b.poll(cap)
-        popped(cap, w.now, events)
-    assert [e[:2] for e in events] == [(PRESS, 1)], events
-    assert w.sent == len(fed) + b.lost, (w.sent, len(fed), b.lost)
-
-
-def test_a_pin_pending_when_the_ring_laps_at_the_end_of_a_poll_does_not_settle_across_it(pico):
-    """The wire on pin 0 is pending (its last word read: pressed) and words
-    of it wait in the ring when the poll ends; then, as the reader looks at
-    them, the DMA laps the ring (the CPU held a moment: an interrupt, a
-    flash write). The box judges the poll at once: the wire must not look
-    quiet since its last word read (a phantom press, and a release after);
-    the next poll counts the lap lost and restarts its debounce after it."""
-    from cheesebox.capture import Capture
-    b = make_buttons(pico, 1 << 20)
-    w = Wire(pico, b)
-    cap = Capture(2, 12000, random.Random(1), 2000)
-    events = []
-    for _ in range(30):                 # the wire chatters, read in time
-        w.run(2000)
-        b.poll(cap)
-        popped(cap, w.now, events)
-    w.level = 1
-    for _ in range(496):                # 496 words (31 chunks) while the CPU was busy,
-        w.level ^= 1                    # the last one read pressed (stable: released)
-        w.word(w.t + 24)
-    w.level = 0
-    w.now = w.t
-    reads = [0]
-    lap = [False]
-
-    def dma():
-        reads[0] += 1
-        w.run(48)                       # the DMA goes on while the reader copies
-        if reads[0] == 2 + 2 * 31 + 1 and not lap[0]:   # past the last chunk: the CPU held
-            lap[0] = True
-            w.run((RING + 100) * 24)
-    pico.chip.hook = dma
-    b.poll(cap)
-    pico.chip.hook = None
-    if not lap[0]:                      # a reader that does not look again: the lap all the same
-        w.run((RING + 100) * 24)
-    assert cap.pending == 1 and cap.raw == 1
-    popped(cap, w.now, events)
-    assert events == [], events
-    b.poll(cap)
-    assert b.overruns >= 1 and b.lost >= 100, (b.overruns, b.lost)
-    popped(cap, w.now, events)
-    for _ in range(10):
-        w.run(2000)
-        b.poll(cap)
-        popped(cap, w.now, events)
-    assert events == [], events
-
-
-def test_a_reader_behind_a_chattering_pin_judges_only_what_it_read(pico):
-    """A loose wire chatters (an edge every 24 us) while the reader copies
-    the ring word by word and the DMA keeps writing: a poll reads the words
-    there at its start; those that came meanwhile wait for the next. The
-    wire's last edge read was then 3 ms old, past the 2 ms window in which
-    a press counts: judged at the present time the wire had "settled"
-    pressed, a phantom press (a join, on the joining screen). Judged up to
-    what the reader had read, it is still chattering: no event from the
-    wire, while a real press after it counts."""
-    from cheesebox.capture import PRESS, Capture
-    now = [0]
-    pico.monkeypatch.setattr(pico.buttons, "time", types.SimpleNamespace(ticks_us=lambda: now[0]))
-    b = make_buttons(pico, 1 << 20)
-    chip = pico.chip
-    table = [(0, 0)]
-    b.decoder = Timed(table)
-    cap = Capture(2, 12000, random.Random(1), 2000)
-    t = [1000]
-
-    def word(bits, at):
-        table.append((bits, at))
-        chip.push((len(table) - 1) << 8 | bits)
-
-    def chatter(n):
-        for _ in range(n):
-            t[0] += 24
-            word(len(table) % 2, t[0])     # the k-th edge: pressed when k is odd
-            now[0] = t[0]
-    chatter(99)                         # ends pressed (the 99th edge)
-    assert table[-1][0] == 1
-    chip.hook = lambda: chatter(6)      # 144 us of copying a register read: the wire goes on
-    b.poll(cap)
-    chip.hook = None
-    assert b.unread > 0 and now[0] - table[99][1] > 2000, (b.unread, now[0] - table[99][1])
-    events = []
-    n = cap.pop(now[0])
-    events += [(cap.kind[i], cap.input[i]) for i in range(n)]
-    word(0, t[0] + 100)                 # the wire lets go for good
-    word(2, t[0] + 5000)                # a player presses buzzer 2
-    for step in range(1, 40):
-        now[0] = t[0] + 5000 + step * 1000
         b.poll(cap)
         n = cap.pop(now[0])
         events += [(cap.kind[i], cap.input[i]) for i in range(n)]

@@ -52,10 +52,6 @@ class Capture:
         self.first = array("i", [_NONE] * n_inputs)  # first edge of a pending change
         self.last = array("i", [0] * n_inputs)      # latest edge on the pin
         self.pending = 0        # bit set: pin has an unconfirmed change
-        # heard(): pins whose newer edges still wait in the port (a reader
-        # behind a chattering wire), judged only up to held_us
-        self.held = 0
-        self.held_us = 0
         # confirmed events waiting to leave, in arrival order
         self.q_kind = bytearray(_QUEUE)
         self.q_input = bytearray(_QUEUE)
@@ -76,7 +72,7 @@ class Capture:
         if not changed:
             return
         if self.pending:
-            self._confirm(t_us, 0)      # every sample before t_us was handed
+            self._confirm(t_us)
         self.raw = bits
         i = 0
         while changed:
@@ -100,17 +96,6 @@ class Capture:
             p >>= 1
             i += 1
 
-    def heard(self, held, held_us):
-        """The pins in held (bit i = input i) have edges from held_us on
-        that still wait in the port (its reader is behind a chattering wire):
-        pop() judges them only up to held_us, so a pin whose newer edges are
-        unread does not look quiet since the last one read; the others, all
-        of whose edges were read, are judged at the time pop() is given, as
-        usual. held 0: every edge handed. The Pico's port says it at the end
-        of every poll; a port that hands every sample at once never calls it."""
-        self.held = held
-        self.held_us = held_us
-
     def next_deadline(self, now_us):
         """Microseconds until a pending change may confirm, or -1 if none."""
         if not self.pending:
@@ -129,13 +114,10 @@ class Capture:
 
     def settle(self, now_us):
         """Confirm what the debounce window allows; events wait for pop()."""
-        self._confirm(now_us, self.held)
+        self._confirm(now_us)
 
-    def _confirm(self, now_us, held):
-        """held: the pins judged only up to held_us (heard())."""
+    def _confirm(self, now_us):
         p = self.pending
-        held &= p
-        held_us = self.held_us
         i = -1
         while p:
             i += 1
@@ -143,13 +125,10 @@ class Capture:
             if not p & bit:
                 continue
             p &= ~bit
-            t = now_us
-            if held & bit and ticks.diff(t, held_us) > 0:
-                t = held_us             # its newer edges still wait in the port
-            if ticks.diff(t, self.last[i]) < self.debounce_us:
+            if ticks.diff(now_us, self.last[i]) < self.debounce_us:
                 # not settled yet; a press held the glitch window may go now
                 if not ((self.raw & ~self.stable) & bit) \
-                        or ticks.diff(t, self.last[i]) < self.glitch_us:
+                        or ticks.diff(now_us, self.last[i]) < self.glitch_us:
                     continue
             if (self.raw ^ self.stable) & bit and self.q_len >= _QUEUE:
                 continue            # queue full: stays pending, confirmed at a later pop
@@ -171,7 +150,7 @@ class Capture:
         time order, ties shuffled by the random source. They stay valid until
         the next call.
         """
-        self._confirm(now_us, self.held)
+        self._confirm(now_us)
         n = self.q_len
         if not n:
             return 0

@@ -37,7 +37,6 @@ _RING_WORDS = const(512)         # DMA ring of sampler words (2 KiB)
 _RING_BITS = const(11)           # log2 of its size in bytes
 _CHUNK = const(16)               # words copied out before the DMA's place is read again
 _KEEP = const(256)               # words kept when the reader is outpaced (poll())
-_ALL = const(0xFFFF)             # every capture input (Capture: 16 at most)
 _PIO0_RXF0 = const(0x50200020)   # PIO0 RX FIFO 0 (RP2040 and RP2350)
 _DREQ_PIO0_RX0 = const(4)
 _PIO0_IRQ = const(0x50200030)    # PIO0 IRQ flags, write 1 to clear (both chips)
@@ -119,8 +118,6 @@ class Buttons:
         self.read_pos = 0               # ring index of the next word to read
         self.unread = 0                 # words the DMA moved that poll() has not read
         self.behind = False             # words were lost: restart the debounce at the next
-        self.last_word = 0              # the last word read (its snapshot: every pin's level)
-        self.holding = False            # the capture was told of pins not heard whole
         self.chunk = array("I", bytes(4 * _CHUNK))
         self.seg_ch = 0                 # channel busy at the last look (0: dma)
         self.seg_done = 0               # words of its segment it had moved then
@@ -223,8 +220,7 @@ class Buttons:
         """Feed every ring word since the last poll to the capture, in chunks:
         each copied, then the DMA's place read again, so a word it overwrote
         during the copy is counted lost, never read. At most the words there
-        at the start (a chattering pin cannot hold it for ever); then the
-        capture is told how far it has heard (heard())."""
+        at the start (a chattering pin cannot hold it for ever)."""
         self._moved()
         left = self.unread
         lapped = left > _RING_WORDS
@@ -263,68 +259,14 @@ class Buttons:
             self.unread -= k
             left -= k
             dec.advance(time.ticks_us())
-            if j < k:
-                self.last_word = buf[k - 1]
             while j < k:
                 if self.behind:
                     self.behind = False
                     capture.restart(dec.time_of(buf[j]))
                 dec.feed(buf[j], capture)
                 j += 1
-        self._heard(capture)
-
-    def _heard(self, capture):
-        """Tell the capture which pins it has not heard all of (Capture.heard).
-        Words wait (the reader is behind a chattering wire): the pins that
-        change in them, or since the last word read, are judged only up to
-        the first of them; the others, whose level in every one of them is
-        the one last read, as usual. After a gap with no word read after it,
-        the debounce of the pending pins starts again at the oldest word
-        still in the ring, where the gap ends (they must not settle across
-        it). Lapped while the waiting words were looked at: every pin only up
-        to the last word read (the next poll counts the lap lost).
-        Allocates nothing: a few ints, the ring read in place."""
-        n = self.unread
-        if n <= 0:                      # the usual case: every word read
-            if self.behind:             # no word after the gap, none in the ring
-                capture.restart(time.ticks_us())
-            if self.holding:
-                self.holding = False
-                capture.heard(0, 0)
-            return
-        self.holding = True
-        ring = self.ring_all
-        off = self.ring_off
-        pos = self.read_pos
-        first = ring[off + pos]
-        hi = self.last_word             # OR and AND of the snapshots read last and waiting:
-        lo = hi                         # a pin that changes is 1 in one, 0 in the other
-        end = pos + n
-        if end > _RING_WORDS:
-            for i in range(off, off + end - _RING_WORDS):
-                w = ring[i]
-                hi |= w
-                lo &= w
-            end = _RING_WORDS
-        for i in range(off + pos, off + end):
-            w = ring[i]
-            hi |= w
-            lo &= w
-        self._moved()                   # the DMA wrote on meanwhile: none overwritten?
-        dec = self.decoder
-        now = time.ticks_us()
-        dec.advance(now)
-        if self.unread > _RING_WORDS:
-            if self.behind:
-                capture.restart(now)
-                capture.heard(_ALL, now)
-            else:
-                capture.heard(_ALL, dec.time_of(self.last_word))
-            return
-        t = dec.time_of(first)
-        if self.behind:
-            capture.restart(t)
-        capture.heard(dec.pins_in(hi ^ lo), t)
+        if self.behind:                 # no word after the gap yet
+            capture.restart(time.ticks_us())
 
     def changed(self):
         """Words came since the last poll (then the core must not sleep)."""

@@ -66,7 +66,6 @@ class SampleDecoder:
         self.lo_mask = (1 << self.lo_bits) - 1
         hi_bits = width - self.lo_bits
         flip = self.snap_mask if active_low else 0
-        self.flip = flip
         self.lo = array("H", bytes(2 << self.lo_bits))
         for snap in range(1 << self.lo_bits):
             self.lo[snap] = self._map((snap ^ flip) & self.lo_mask)
@@ -97,11 +96,6 @@ class SampleDecoder:
     def bits_of(self, word):
         """Capture input bits (1 = pressed) from a word's snapshot."""
         return self.lo[word & self.lo_mask] | self.hi[(word & self.snap_mask) >> self.lo_bits]
-
-    def pins_in(self, snap):
-        """Capture input bits of the window's pins set in snap (a set of
-        pins, such as those that changed, not their levels)."""
-        return self.bits_of(snap ^ self.flip)
 
     def _map(self, snap):
         bits = 0

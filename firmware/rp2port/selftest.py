@@ -61,10 +61,6 @@ class Inputs:
         """Words were lost (the ring lapped): raw levels have no debounce to
         restart; the next word says where each pin is."""
 
-    def heard(self, held, held_us):
-        """How far the port has read (a reader behind a chattering wire): raw
-        levels are never judged ahead of the samples, so nothing to hold."""
-
 
 def budget(board, permille):
     """The power numbers the firmware works with (pixels.PowerLimit)."""

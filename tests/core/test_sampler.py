@@ -61,14 +61,3 @@ def test_order_kept_within_a_poll():
     w2 = word(dec, n + 2, 3)                  # 32 us later
     dec.advance((n + 100) * LOOP_US & ticks.MASK)
     assert ticks.diff(dec.time_of(w2), dec.time_of(w1)) == 2 * LOOP_US
-
-
-def test_pins_in_names_the_inputs_of_changed_pins():
-    """A set of changed window pins (not levels: 1 = changed) as capture
-    inputs, whatever the pull-up: the Pico's reader names the pins that
-    change in the words still waiting in its ring."""
-    dec = SampleDecoder(PINS, BASE, WIDTH, 0)
-    a = word(dec, 5, 0b1)
-    b = word(dec, 6, 0b100000001)
-    assert dec.pins_in(a ^ b) == 0b100000000 and dec.pins_in(0) == 0
-    assert dec.pins_in((1 << WIDTH) - 1) == 0b100001111
