@@ -20,7 +20,8 @@ def _table(name, events):
                                  events=events, pico=types.SimpleNamespace(nanos=0, call=lambda cmd: {},
                                                                            watch_tone=lambda g: None,
                                                                            tones=lambda since=0: []),
-                                 last_frame=lambda ci: b"", shown=lambda ci, n: bytes(n), place=lambda s, k, at_ns=None: None)
+                                 last_frame=lambda ci: b"", shown=lambda ci, n: bytes(n),
+                                 place=lambda s, k, at_ns=None: None)
 
 
 def _words(v, w=140, h=50):
